@@ -1,0 +1,51 @@
+# make test  — set up everything (Debian packages, .venv, build) and run every test.
+# make bench — set up everything and run the benchmark suite against NumPy.
+# Both are idempotent: a second run only rebuilds what changed.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BUILD_DIR := build/python
+JOBS ?= $(shell nproc)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev
+SOURCES := CMakeLists.txt pyproject.toml $(shell find src include python tests/cpp -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.py' \) 2>/dev/null)
+
+BENCH_ARGS := $(if $(QUICK),--quick) $(if $(PEERS),--peers) $(if $(CASES),--cases '$(CASES)') $(if $(DEVICE),--device $(DEVICE))
+
+.PHONY: test bench build setup clean
+
+test: build
+	$(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+bench: build
+	$(PY) -m tessera.bench $(BENCH_ARGS)
+
+setup: build/.apt-stamp $(VENV)/.stamp
+
+build: build/.installed
+
+build/.apt-stamp:
+	@mkdir -p build
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:" $$missing; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@touch $@
+
+$(VENV)/.stamp: requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements.txt
+	@touch $@
+
+build/.installed: build/.apt-stamp $(VENV)/.stamp $(SOURCES)
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PY) -m pip install -q --no-build-isolation --no-deps -e .
+	@touch $@
+
+clean:
+	rm -rf build $(VENV)

@@ -1,0 +1,31 @@
+#pragma once
+// Exceptions of the engine. Each maps to the Python exception NumPy raises for the same
+// mistake; messages start with the API name in brackets: "[reshape] cannot reshape ...".
+
+#include <stdexcept>
+#include <string>
+
+namespace tessera {
+
+struct ValueError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct TypeError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct IndexError : std::out_of_range {
+  using std::out_of_range::out_of_range;
+};
+// numpy.exceptions.AxisError (a ValueError and an IndexError in Python).
+struct AxisError : std::out_of_range {
+  using std::out_of_range::out_of_range;
+};
+struct NotImplementedError : std::logic_error {
+  using std::logic_error::logic_error;
+};
+// Allocation failure on a device; a MemoryError in Python.
+struct OutOfMemoryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace tessera

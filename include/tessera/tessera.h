@@ -1,0 +1,13 @@
+#pragma once
+// The tessera engine for C++ programs: arrays on devices, with NumPy's semantics.
+
+#include "tessera/array.h"
+#include "tessera/buffer.h"
+#include "tessera/creation.h"
+#include "tessera/device.h"
+#include "tessera/dims.h"
+#include "tessera/dtype.h"
+#include "tessera/errors.h"
+#include "tessera/memory.h"
+#include "tessera/scalar.h"
+#include "tessera/stream.h"

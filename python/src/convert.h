@@ -1,0 +1,39 @@
+#pragma once
+// Conversions between Python objects and engine types, with NumPy's rules and errors.
+
+#include <nanobind/nanobind.h>
+
+#include <string>
+
+#include "tessera/array.h"
+
+namespace tessera::py {
+
+namespace nb = nanobind;
+
+// The numpy module, imported once.
+nb::module_& numpy();
+
+// dtype= arguments: anything numpy.dtype() accepts; None gives `fallback`. Unsupported
+// dtypes (strings, objects, float128, non-native byte order) raise TypeError naming `api`.
+DType to_dtype(nb::handle obj, DType fallback, const char* api);
+// The numpy.dtype object for a dtype (tessera's dtypes ARE NumPy's).
+nb::object to_numpy_dtype(DType dtype);
+
+// shape= arguments: an int or a sequence of ints.
+Dims to_shape(nb::handle obj, const char* api);
+nb::tuple to_tuple(const Dims& dims);
+
+// order= arguments: 'C', 'F', 'A', 'K' (or None = `fallback`); `allowed` lists the valid ones.
+Order to_order(nb::handle obj, Order fallback, const char* allowed, const char* api);
+
+// device= arguments: None (the current device), a Device, or "cpu" / "cuda:N".
+Device to_device(nb::handle obj, const char* api);
+
+// Axis arguments: an int or a sequence of ints.
+std::vector<int> to_axes(nb::handle obj, const char* api);
+
+// Python's own message for "x cannot be interpreted as an integer" style conversions.
+int64_t to_int64(nb::handle obj, const char* api, const char* what);
+
+}  // namespace tessera::py

@@ -1,0 +1,138 @@
+// Entry points for array creation. The Python layer (tessera/_creation.py) resolves NumPy's
+// argument conventions; these take resolved dtypes, shapes and values.
+
+#include <memory>
+#include <nanobind/stl/string.h>
+
+#include <string>
+
+#include "convert.h"
+#include "ndarray.h"
+#include "tessera/creation.h"
+#include "tessera/errors.h"
+
+namespace tessera::py {
+namespace {
+
+// The dtype a buffer-protocol format names ("<f8" style prefixes allowed).
+DType dtype_from_format(const char* format, Py_ssize_t itemsize, const char* api) {
+  std::string f = format ? format : "B";
+  size_t i = 0;
+  while (i < f.size() && (f[i] == '<' || f[i] == '=' || f[i] == '@' || f[i] == '|')) ++i;
+  std::string code = f.substr(i);
+  char kind = 0;
+  if (code == "?") kind = 'b';
+  else if (code.size() == 1 && std::string("bhilq").find(code[0]) != std::string::npos) kind = 'i';
+  else if (code.size() == 1 && std::string("BHILQ").find(code[0]) != std::string::npos) kind = 'u';
+  else if (code.size() == 1 && std::string("efd").find(code[0]) != std::string::npos) kind = 'f';
+  else if (code == "Zf" || code == "Zd") kind = 'c';
+  DType out;
+  if (!kind || !dtype_from_kind(kind, static_cast<int>(itemsize), &out)) {
+    throw TypeError(std::string("[") + api + "] unsupported buffer format '" + f + "'");
+  }
+  return out;
+}
+
+// Releases a Py_buffer with the GIL held, whichever thread drops the last reference.
+struct HeldBuffer {
+  Py_buffer view;
+  ~HeldBuffer() {
+    nb::gil_scoped_acquire gil;
+    PyBuffer_Release(&view);
+  }
+};
+
+Scalar scalar_from_host(nb::handle value, const char* api) {
+  Array a = array_from_host(value, api);
+  return Scalar(a.dtype(), a.data());
+}
+
+}  // namespace
+
+Array array_from_host(nb::handle obj, const char* api) {
+  auto held = std::make_shared<HeldBuffer>();
+  if (PyObject_GetBuffer(obj.ptr(), &held->view, PyBUF_RECORDS_RO) != 0) {
+    throw nb::python_error();
+  }
+  const Py_buffer& v = held->view;
+  DType dtype = dtype_from_format(v.format, v.itemsize, api);
+  Dims shape(v.shape, v.shape + v.ndim);
+  Dims strides = v.strides ? Dims(v.strides, v.strides + v.ndim)
+                           : contiguous_strides(shape, v.itemsize, Order::C);
+  // The buffer spans the lowest to the highest address the strides reach.
+  int64_t lo = 0, hi = v.itemsize;
+  for (int i = 0; i < v.ndim; ++i) {
+    int64_t span = shape[i] > 0 ? (shape[i] - 1) * strides[i] : 0;
+    (span < 0 ? lo : hi) += span;
+  }
+  bool readonly = v.readonly;
+  auto* origin = static_cast<std::byte*>(v.buf) + lo;
+  auto buffer = Buffer::wrap(Device::cpu(), origin, static_cast<size_t>(hi - lo), held);
+  Array a(std::move(buffer), dtype, std::move(shape), std::move(strides), -lo);
+  a.set_writeable(!readonly);
+  return a;
+}
+
+void bind_creation(nb::module_& m) {
+  m.def("_from_host", [](nb::handle obj, nb::handle device, bool copy) {
+    Device d = to_device(device, "asarray");
+    Array host = array_from_host(obj, "asarray");
+    if (d.is_cpu() && !copy) return nb::cast(NdArray{std::move(host), nb::borrow(obj)});
+    return wrap(without_gil([&] { return d.is_cpu() ? host.copy(Order::K) : host.to_device(d); }));
+  }, nb::arg("obj"), nb::arg("device").none(), nb::arg("copy"));
+  m.def("_empty", [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle order) {
+    return wrap(Array::empty(to_shape(shape, "empty"), to_dtype(dtype, DType::Float64, "empty"),
+                             to_device(device, "empty"), to_order(order, Order::C, "CF", "empty")));
+  }, nb::arg("shape"), nb::arg("dtype").none(), nb::arg("device").none(), nb::arg("order").none());
+  m.def("_empty_like", [](nb::handle proto, nb::handle dtype, nb::handle order) {
+    const Array& p = unwrap(proto).array;
+    return wrap(Array::empty_like(p, to_dtype(dtype, p.dtype(), "empty_like"),
+                                  to_order(order, Order::K, "CFAK", "empty_like")));
+  }, nb::arg("prototype"), nb::arg("dtype").none(), nb::arg("order").none());
+  m.def("_full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device,
+                    nb::handle order) {
+    Dims s = to_shape(shape, "full");
+    DType dt = to_dtype(dtype, DType::Float64, "full");
+    Device d = to_device(device, "full");
+    Order o = to_order(order, Order::C, "CF", "full");
+    Scalar v = scalar_from_host(value, "full");
+    return wrap(without_gil([&] { return full(s, v, dt, d, o); }));
+  }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype").none(), nb::arg("device").none(),
+     nb::arg("order").none());
+  m.def("_arange", [](int64_t length, nb::handle first, nb::handle second, nb::handle dtype,
+                      nb::handle device) {
+    DType dt = to_dtype(dtype, DType::Int64, "arange");
+    Device d = to_device(device, "arange");
+    Scalar a = scalar_from_host(first, "arange"), b = scalar_from_host(second, "arange");
+    return wrap(without_gil([&] { return arange(length, a, b, dt, d); }));
+  }, nb::arg("length"), nb::arg("first"), nb::arg("second"), nb::arg("dtype").none(),
+     nb::arg("device").none());
+  m.def("_linspace", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle delta,
+                        int64_t num, int64_t div, bool step_is_zero, bool endpoint,
+                        nb::handle dtype, nb::handle device) {
+    LinspaceArgs args;
+    args.start = scalar_from_host(start, "linspace");
+    args.stop = scalar_from_host(stop, "linspace");
+    args.step = scalar_from_host(step, "linspace");
+    args.delta = scalar_from_host(delta, "linspace");
+    args.num = num;
+    args.div = div;
+    args.step_is_zero = step_is_zero;
+    args.endpoint = endpoint;
+    DType dt = to_dtype(dtype, args.start.dtype(), "linspace");
+    Device d = to_device(device, "linspace");
+    return wrap(without_gil([&] { return linspace(args, dt, d); }));
+  }, nb::arg("start"), nb::arg("stop"), nb::arg("step"), nb::arg("delta"), nb::arg("num"),
+     nb::arg("div"), nb::arg("step_is_zero"), nb::arg("endpoint"), nb::arg("dtype").none(),
+     nb::arg("device").none());
+  m.def("_eye", [](int64_t n, int64_t cols, int64_t k, nb::handle dtype, nb::handle device,
+                   nb::handle order) {
+    DType dt = to_dtype(dtype, DType::Float64, "eye");
+    Device d = to_device(device, "eye");
+    Order o = to_order(order, Order::C, "CF", "eye");
+    return wrap(without_gil([&] { return eye(n, cols, k, dt, d, o); }));
+  }, nb::arg("n"), nb::arg("m"), nb::arg("k"), nb::arg("dtype").none(), nb::arg("device").none(),
+     nb::arg("order").none());
+}
+
+}  // namespace tessera::py

@@ -1,0 +1,116 @@
+// Basic indexing (__getitem__ / __setitem__) and fill.
+
+#include <nanobind/stl/string.h>
+
+#include <string>
+
+#include "convert.h"
+#include "ndarray.h"
+#include "tessera/errors.h"
+
+namespace tessera::py {
+namespace {
+
+[[noreturn]] void advanced_index_unsupported(nb::handle item) {
+  throw NotImplementedError(std::string("[getitem] indexing with ") + nb::inst_name(item).c_str() +
+                            " (an integer or boolean array index) is not implemented yet; "
+                            "integers, slices, None and ... are supported");
+}
+
+int64_t integer_index(nb::handle item) {
+  nb::object index = nb::steal(PyNumber_Index(item.ptr()));
+  if (!index.is_valid()) throw nb::python_error();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+  if (overflow) {
+    throw IndexError("[getitem] index " + std::string(nb::str(index).c_str()) +
+                     " is out of bounds (it does not fit in 64 bits)");
+  }
+  return v;
+}
+
+// Booleans, lists and arrays of any rank but 0 are NumPy's advanced indices.
+bool is_advanced_index(nb::handle item) {
+  PyObject* o = item.ptr();
+  if (PyBool_Check(o) || PyList_Check(o)) return true;
+  if (!nb::hasattr(item, "dtype")) return false;
+  if (nb::cast<std::string>(item.attr("dtype").attr("kind")) == "b") return true;
+  return nb::hasattr(item, "ndim") && nb::cast<int>(item.attr("ndim")) != 0;
+}
+
+void append_item(std::vector<IndexItem>& items, nb::handle item) {
+  PyObject* o = item.ptr();
+  if (PyLong_CheckExact(o)) {
+    items.push_back(IndexItem::integer(integer_index(item)));
+  } else if (PySlice_Check(o)) {
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
+    // PySlice_Unpack encodes omitted bounds as +-PY_SSIZE_T_MAX, which the engine clamps.
+    items.push_back(IndexItem::slice(start, stop, step));
+  } else if (o == Py_None) {
+    items.push_back(IndexItem::new_axis());
+  } else if (o == Py_Ellipsis) {
+    items.push_back(IndexItem::ellipsis());
+  } else if (is_advanced_index(item)) {
+    advanced_index_unsupported(item);
+  } else if (PyIndex_Check(o)) {
+    items.push_back(IndexItem::integer(integer_index(item)));
+  } else {
+    throw IndexError(std::string("[getitem] only integers, slices (`:`), ellipsis (`...`), "
+                                 "numpy.newaxis (`None`) and integer or boolean arrays are valid "
+                                 "indices, got ") + nb::inst_name(item).c_str());
+  }
+}
+
+std::vector<IndexItem> parse_key(nb::handle key) {
+  std::vector<IndexItem> items;
+  if (PyTuple_Check(key.ptr())) {
+    for (nb::handle item : nb::borrow<nb::tuple>(key)) append_item(items, item);
+  } else {
+    append_item(items, key);
+  }
+  return items;
+}
+
+nb::module_& convert_module() {
+  static nb::module_* m = new nb::module_(nb::module_::import_("tessera._convert"));
+  return *m;
+}
+
+// The value of an assignment as an array on `target`'s device. Arrays keep their dtype (the
+// copy casts them); Python scalars and sequences are converted by NumPy's rules for the
+// target dtype, so 300 into int8 raises OverflowError exactly as NumPy does.
+Array value_array(nb::handle value, const Array& target, const char* api) {
+  if (is_ndarray(value)) return unwrap(value).array;
+  nb::object host = convert_module().attr("host_value")(value, to_numpy_dtype(target.dtype()), api);
+  return array_from_host(host, api).to_device(target.device());
+}
+
+}  // namespace
+
+void bind_indexing(nb::class_<NdArray>& cls) {
+  cls.def("__getitem__", [](nb::handle self, nb::handle key) {
+    return wrap_view(unwrap(self).array.index(parse_key(key)), self);
+  }, nb::arg("key").none());
+  cls.def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
+    const Array& a = unwrap(self).array;
+    Array target = a.index(parse_key(key));
+    Array src = value_array(value, target, "setitem");
+    without_gil([&] {
+      target.assign(src);
+      return 0;
+    });
+  }, nb::arg("key").none(), nb::arg("value").none());
+  cls.def("fill", [](nb::handle self, nb::handle value) {
+    Array& a = unwrap(self).array;
+    if (!a.writeable()) throw ValueError("[fill] assignment destination is read-only");
+    Array src = value_array(value, a, "fill");
+    if (src.size() != 1) throw ValueError("[fill] needs a scalar value");
+    without_gil([&] {
+      a.assign(src.reshape(Dims{}));
+      return 0;
+    });
+  }, nb::arg("value").none());
+}
+
+}  // namespace tessera::py

@@ -1,0 +1,243 @@
+// tessera.ndarray: attributes, views and copies. Data-moving calls release the GIL.
+
+#include "ndarray.h"
+
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <string>
+
+#include "convert.h"
+#include "tessera/errors.h"
+
+namespace tessera::py {
+namespace {
+
+std::string typestr(DType dtype) {
+  const DTypeInfo& info = dtype_info(dtype);
+  return std::string(info.itemsize == 1 ? "|" : "<") + info.kind + std::to_string(info.itemsize);
+}
+
+nb::dict array_interface(const NdArray& self) {
+  const Array& a = self.array;
+  if (!a.device().is_cpu()) {
+    throw nb::attribute_error("[__array_interface__] only CPU arrays expose host memory; use "
+                              ".get() to copy a device array to the host");
+  }
+  nb::dict d;
+  d["shape"] = to_tuple(a.shape());
+  d["typestr"] = typestr(a.dtype());
+  d["data"] = nb::make_tuple(reinterpret_cast<uintptr_t>(a.data()), !a.writeable());
+  d["strides"] = to_tuple(a.strides());
+  d["version"] = 3;
+  return d;
+}
+
+// reshape(*shape) takes reshape(2, 3), reshape((2, 3)) and reshape(shape=(2, 3)).
+Dims shape_from_args(nb::args args, nb::handle fallback, const char* api) {
+  if (args.size() == 1) return to_shape(args[0], api);
+  if (args.size() == 0) {
+    if (fallback.is_valid() && !fallback.is_none()) return to_shape(fallback, api);
+    throw TypeError(std::string("[") + api + "] needs a shape");
+  }
+  return to_shape(args, api);
+}
+
+nb::object reshape(nb::handle self, nb::args args, nb::kwargs kwargs) {
+  nb::handle shape_kw, order_kw = nb::none(), copy_kw = nb::none();
+  for (auto [key, value] : kwargs) {
+    std::string k = nb::cast<std::string>(key);
+    if (k == "shape") shape_kw = value;
+    else if (k == "order") order_kw = value;
+    else if (k == "copy") copy_kw = value;
+    else throw TypeError("[reshape] got an unexpected keyword argument '" + k + "'");
+  }
+  if (args.size() && shape_kw.is_valid()) {
+    throw TypeError("[reshape] got the shape both by position and by keyword");
+  }
+  const Array& a = unwrap(self).array;
+  Dims shape = shape_from_args(args, shape_kw, "reshape");
+  Order order = to_order(order_kw, Order::C, "CFA", "reshape");
+  if (!copy_kw.is_none() && nb::cast<bool>(copy_kw)) {
+    return wrap(without_gil([&] { return a.copy(order).reshape(shape, order); }));
+  }
+  Array out = a.reshape(shape, order);
+  bool shares = out.buffer() == a.buffer();
+  if (!copy_kw.is_none() && !shares) {
+    throw ValueError("[reshape] Unable to avoid creating a copy while reshaping.");
+  }
+  return shares ? wrap_view(std::move(out), self) : wrap(std::move(out));
+}
+
+nb::object transpose(nb::handle self, nb::args args) {
+  const Array& a = unwrap(self).array;
+  if (args.size() == 0 || (args.size() == 1 && args[0].is_none())) {
+    return wrap_view(a.transpose(), self);
+  }
+  std::vector<int> axes = to_axes(args.size() == 1 ? nb::handle(args[0]) : nb::handle(args),
+                                  "transpose");
+  return wrap_view(a.transpose(axes), self);
+}
+
+nb::object from_ravel(nb::handle self, Array out) {
+  bool shares = out.buffer() == unwrap(self).array.buffer();
+  return shares ? wrap_view(std::move(out), self) : wrap(std::move(out));
+}
+
+}  // namespace
+
+nb::object wrap(Array a) { return nb::cast(NdArray{std::move(a), nb::none()}); }
+
+nb::object wrap_view(Array a, nb::handle parent) {
+  const NdArray& p = unwrap(parent);
+  nb::object base = p.base.is_none() ? nb::borrow(parent) : p.base;
+  return nb::cast(NdArray{std::move(a), std::move(base)});
+}
+
+bool is_ndarray(nb::handle obj) { return nb::isinstance<NdArray>(obj); }
+
+NdArray& unwrap(nb::handle obj) {
+  NdArray* p = nullptr;
+  if (!nb::try_cast<NdArray*>(obj, p) || !p) {
+    throw TypeError(std::string("expected a tessera.ndarray, got ") + nb::inst_name(obj).c_str());
+  }
+  return *p;
+}
+
+void bind_ndarray(nb::module_& m) {
+  nb::class_<NdArray> cls(m, "ndarray",
+                          "An n-dimensional array on a device (the CPU or a CUDA GPU), with "
+                          "NumPy's semantics.");
+  cls.attr("__module__") = "tessera";
+
+  cls.def("__init__",
+          [](NdArray* self, nb::handle shape, nb::handle dtype, nb::handle order,
+             nb::handle device) {
+            new (self) NdArray{
+                Array::empty(to_shape(shape, "ndarray"), to_dtype(dtype, DType::Float64, "ndarray"),
+                             to_device(device, "ndarray"), to_order(order, Order::C, "CF", "ndarray")),
+                nb::none()};
+          },
+          nb::arg("shape"), nb::arg("dtype").none() = nb::none(), nb::arg("order").none() = "C",
+          nb::kw_only(), nb::arg("device").none() = nb::none());
+
+  cls.def_prop_rw(
+      "shape", [](const NdArray& s) { return to_tuple(s.array.shape()); },
+      [](NdArray& s, nb::handle value) {
+        Dims shape = to_shape(value, "shape");
+        Array resized = s.array.reshape(shape, Order::C);
+        if (resized.buffer() != s.array.buffer()) {
+          throw nb::attribute_error("[shape] incompatible shape for in-place modification; use "
+                                    ".reshape() to make a copy with the desired shape");
+        }
+        s.array = std::move(resized);
+      });
+  cls.def_prop_ro("dtype", [](const NdArray& s) { return to_numpy_dtype(s.array.dtype()); });
+  cls.def_prop_ro("ndim", [](const NdArray& s) { return s.array.ndim(); });
+  cls.def_prop_ro("size", [](const NdArray& s) { return s.array.size(); });
+  cls.def_prop_ro("nbytes", [](const NdArray& s) { return s.array.nbytes(); });
+  cls.def_prop_ro("itemsize", [](const NdArray& s) { return s.array.itemsize(); });
+  cls.def_prop_ro("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); });
+  cls.def_prop_ro("device", [](const NdArray& s) { return s.array.device(); });
+  cls.def_prop_ro("base", [](const NdArray& s) { return s.base; });
+  cls.def_prop_ro("T", [](nb::handle s) { return wrap_view(unwrap(s).array.transpose(), s); });
+  cls.def_prop_ro("mT", [](nb::handle s) {
+    const Array& a = unwrap(s).array;
+    if (a.ndim() < 2) throw ValueError("[mT] matrix transpose needs at least 2 dimensions");
+    return wrap_view(a.swapaxes(-1, -2), s);
+  });
+  cls.def_prop_rw(
+      "real", [](nb::handle s) { return wrap_view(unwrap(s).array.real(), s); },
+      [](nb::handle s, nb::handle value) {
+        nb::object view = wrap_view(unwrap(s).array.real(), s);
+        view.attr("__setitem__")(nb::ellipsis(), value);
+      });
+  cls.def_prop_rw(
+      "imag",
+      [](nb::handle s) {
+        const Array& a = unwrap(s).array;
+        return is_complex(a.dtype()) ? wrap_view(a.imag(), s) : wrap(a.imag());
+      },
+      [](nb::handle s, nb::handle value) {
+        const Array& a = unwrap(s).array;
+        if (!is_complex(a.dtype())) {
+          throw TypeError("[imag] array does not have imaginary part to set");
+        }
+        nb::object view = wrap_view(a.imag(), s);
+        view.attr("__setitem__")(nb::ellipsis(), value);
+      });
+  cls.def_prop_rw(
+      "_writeable", [](const NdArray& s) { return s.array.writeable(); },
+      [](NdArray& s, bool w) { s.array.set_writeable(w); });
+  cls.def_prop_ro("_c_contiguous", [](const NdArray& s) { return s.array.is_c_contiguous(); });
+  cls.def_prop_ro("_f_contiguous", [](const NdArray& s) { return s.array.is_f_contiguous(); });
+  cls.def_prop_ro("__array_interface__", &array_interface);
+  cls.def_prop_ro("data_ptr", [](const NdArray& s) {
+    return reinterpret_cast<uintptr_t>(s.array.data());
+  }, "Address of the first element (a device pointer for device arrays).");
+
+  cls.def("__len__", [](const NdArray& s) {
+    if (s.array.ndim() == 0) throw TypeError("[len] len() of unsized object (a 0-d array)");
+    return s.array.shape()[0];
+  });
+  cls.def("reshape", &reshape);
+  cls.def("transpose", &transpose);
+  cls.def("swapaxes", [](nb::handle s, nb::handle a, nb::handle b) {
+    return wrap_view(unwrap(s).array.swapaxes(
+                         static_cast<int>(to_int64(a, "swapaxes", "axis1")),
+                         static_cast<int>(to_int64(b, "swapaxes", "axis2"))),
+                     s);
+  }, nb::arg("axis1"), nb::arg("axis2"));
+  cls.def("squeeze", [](nb::handle s, nb::handle axis) {
+    const Array& a = unwrap(s).array;
+    return wrap_view(axis.is_none() ? a.squeeze() : a.squeeze(to_axes(axis, "squeeze")), s);
+  }, nb::arg("axis").none() = nb::none());
+  cls.def("ravel", [](nb::handle s, nb::handle order) {
+    const Array& a = unwrap(s).array;
+    Order o = to_order(order, Order::C, "CFAK", "ravel");
+    return from_ravel(s, without_gil([&] { return a.ravel(o); }));
+  }, nb::arg("order").none() = "C");
+  cls.def("flatten", [](const NdArray& s, nb::handle order) {
+    Order o = to_order(order, Order::C, "CFAK", "flatten");
+    return wrap(without_gil([&] { return s.array.copy(o).ravel(o); }));
+  }, nb::arg("order").none() = "C");
+  cls.def("copy", [](const NdArray& s, nb::handle order) {
+    Order o = to_order(order, Order::C, "CFAK", "copy");
+    return wrap(without_gil([&] { return s.array.copy(o); }));
+  }, nb::arg("order").none() = "C");
+  cls.def("_astype", [](nb::handle s, nb::handle dtype, nb::handle order, bool copy) {
+    const Array& a = unwrap(s).array;
+    DType dt = to_dtype(dtype, a.dtype(), "astype");
+    Order o = to_order(order, Order::K, "CFAK", "astype");
+    bool layout_ok = o == Order::K || o == Order::A ||
+                     (o == Order::C ? a.is_c_contiguous() : a.is_f_contiguous());
+    if (!copy && dt == a.dtype() && layout_ok) return nb::borrow(s);
+    return wrap(without_gil([&] { return a.astype(dt, o); }));
+  }, nb::arg("dtype").none(), nb::arg("order").none(), nb::arg("copy"));
+  cls.def("_to_device", [](nb::handle s, nb::handle device) {
+    const Array& a = unwrap(s).array;
+    Device d = to_device(device, "to_device");
+    if (d == a.device()) return nb::borrow(s);
+    return wrap(without_gil([&] { return a.to_device(d); }));
+  }, nb::arg("device").none());
+  cls.def("_diagonal_view", [](nb::handle s, int64_t k) {
+    return wrap_view(unwrap(s).array.diagonal_view(k), s);
+  });
+  cls.def("_expand_dims", [](nb::handle s, nb::handle axis) {
+    return wrap_view(unwrap(s).array.expand_dims(to_axes(axis, "expand_dims")), s);
+  });
+  cls.def("_moveaxis", [](nb::handle s, nb::handle src, nb::handle dst) {
+    return wrap_view(unwrap(s).array.moveaxis(to_axes(src, "moveaxis"), to_axes(dst, "moveaxis")),
+                     s);
+  });
+  cls.def("_broadcast_to", [](nb::handle s, nb::handle shape) {
+    return wrap_view(unwrap(s).array.broadcast_to(to_shape(shape, "broadcast_to")), s);
+  });
+  cls.def("_shares_buffer", [](const NdArray& s, const NdArray& o) {
+    return s.array.buffer() == o.array.buffer();
+  });
+
+  bind_indexing(cls);
+}
+
+}  // namespace tessera::py

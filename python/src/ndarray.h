@@ -1,0 +1,41 @@
+#pragma once
+// The Python object behind tessera.ndarray: an engine Array plus NumPy's `base` (the array
+// whose memory a view shares), which only the Python side can know.
+
+#include <nanobind/nanobind.h>
+
+#include "tessera/array.h"
+
+namespace tessera::py {
+
+namespace nb = nanobind;
+
+struct NdArray {
+  Array array;
+  nb::object base;  // None when this array owns its memory
+};
+
+// A new Python array owning `a`.
+nb::object wrap(Array a);
+// A Python view of `parent`'s memory; its base is parent's base, or parent itself.
+nb::object wrap_view(Array a, nb::handle parent);
+// A CPU array over the memory of a host object with the buffer protocol (a NumPy array of
+// a supported dtype, native byte order, aligned); it keeps the object alive. Zero-copy.
+Array array_from_host(nb::handle obj, const char* api);
+// The array inside a Python tessera.ndarray (TypeError if `obj` is not one).
+NdArray& unwrap(nb::handle obj);
+bool is_ndarray(nb::handle obj);
+
+// Runs `f` with the GIL released: for calls that move or compute data.
+template <typename F>
+auto without_gil(F&& f) {
+  nb::gil_scoped_release release;
+  return f();
+}
+
+void bind_ndarray(nb::module_& m);
+void bind_indexing(nb::class_<NdArray>& cls);
+void bind_creation(nb::module_& m);
+void bind_runtime(nb::module_& m);
+
+}  // namespace tessera::py

@@ -1,0 +1,84 @@
+"""tessera: GPU computing for Python programmers.
+
+A NumPy-compatible array whose data lives on a device (the CPU, or a CUDA GPU). The dtype
+objects are NumPy's own (``tessera.float32 is numpy.float32``).
+"""
+
+import numpy as _np
+
+from . import _core
+from ._core import Device, get_num_threads, ndarray, set_num_threads
+from . import _ndarray  # noqa: F401  (installs the Python-side ndarray methods)
+from ._creation import (
+    arange,
+    array,
+    asanyarray,
+    asarray,
+    ascontiguousarray,
+    asfortranarray,
+    copy,
+    empty,
+    empty_like,
+    eye,
+    from_dlpack,
+    full,
+    full_like,
+    identity,
+    linspace,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
+from ._manipulation import (
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_arrays,
+    broadcast_shapes,
+    broadcast_to,
+    expand_dims,
+    matrix_transpose,
+    moveaxis,
+    ndim,
+    permute_dims,
+    ravel,
+    reshape,
+    shape,
+    size,
+    squeeze,
+    swapaxes,
+    transpose,
+)
+from ._memory import MemoryPool, get_default_memory_pool
+from ._ndarray import asnumpy
+
+__version__ = "0.1.0"
+
+# NumPy's dtype objects and scalar types, re-exported as they are.
+dtype = _np.dtype
+bool_ = _np.bool_
+bool = _np.bool  # noqa: A001  (NumPy 2 spells it numpy.bool too)
+int8, int16, int32, int64 = _np.int8, _np.int16, _np.int32, _np.int64
+uint8, uint16, uint32, uint64 = _np.uint8, _np.uint16, _np.uint32, _np.uint64
+float16, float32, float64 = _np.float16, _np.float32, _np.float64
+complex64, complex128 = _np.complex64, _np.complex128
+intp, uintp, int_, uint = _np.intp, _np.uintp, _np.int_, _np.uint
+byte, ubyte, short, ushort = _np.byte, _np.ubyte, _np.short, _np.ushort
+intc, uintc, long, ulong = _np.intc, _np.uintc, _np.long, _np.ulong
+longlong, ulonglong = _np.longlong, _np.ulonglong
+half, single, double = _np.half, _np.single, _np.double
+csingle, cdouble = _np.csingle, _np.cdouble
+number, integer, signedinteger, unsignedinteger = (
+    _np.number, _np.integer, _np.signedinteger, _np.unsignedinteger)
+floating, complexfloating, inexact, generic = (
+    _np.floating, _np.complexfloating, _np.inexact, _np.generic)
+finfo, iinfo, issubdtype = _np.finfo, _np.iinfo, _np.issubdtype
+
+newaxis = None
+pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma
+
+
+def get_device():
+    """The device new arrays are created on (changed with ``with tessera.Device(...)``)."""
+    return _core._current_device()

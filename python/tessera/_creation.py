@@ -1,0 +1,249 @@
+"""Array creation with NumPy's signatures and semantics (tessera.array, zeros, arange, ...)."""
+
+import math
+import operator
+
+import numpy as np
+
+from . import _core
+from ._convert import check_dtype, host_value, is_scalar, native, prefixed
+
+ndarray = _core.ndarray
+
+
+def _device_of(device, default):
+    if device is None:
+        return default
+    return device if isinstance(device, _core.Device) else _core.Device(device)
+
+
+def _host_array(obj, dtype, order, api):
+    """`obj` as a NumPy array (the object itself when it already is one that fits)."""
+    try:
+        if (
+            not isinstance(obj, (np.ndarray, np.generic))
+            and hasattr(obj, "__dlpack__")
+            and not hasattr(obj, "__array__")
+        ):
+            host = np.from_dlpack(obj)
+            return host if dtype is None else host.astype(dtype, copy=False)
+        if dtype is not None:
+            check_dtype(dtype, api)
+        return np.asarray(obj, dtype=dtype, order=order)
+    except (ValueError, TypeError, OverflowError) as error:
+        raise prefixed(api, error) from None
+
+
+def _from_tessera(a, dtype, order, device, copy, api):
+    dev = _device_of(device, a.device)
+    needs_move = dev != a.device
+    if needs_move and copy is False:
+        raise ValueError(f"[{api}] Unable to avoid copy while moving an array from {a.device} to {dev}")
+    moved = a._to_device(dev) if needs_move else a
+    out = moved._astype(dtype, order or "K", bool(copy) and not needs_move)
+    if copy is False and out is not a:
+        raise ValueError(f"[{api}] Unable to avoid copy while creating an array as requested.")
+    return out
+
+
+def _asarray(obj, dtype, order, device, copy, api):
+    if order is not None and order not in ("C", "F", "A", "K", "c", "f", "a", "k"):
+        raise ValueError(f"[{api}] order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+    if isinstance(obj, ndarray):
+        return _from_tessera(obj, dtype, order, device, copy, api)
+    host = native(_host_array(obj, dtype, order, api), api)
+    shares = host is obj
+    dev = _device_of(device, _core._current_device())
+    if copy is False and (not shares or dev.kind != "cpu"):
+        raise ValueError(f"[{api}] Unable to avoid copy while creating an array as requested.")
+    # Memory of the caller's NumPy array is shared (as numpy.asarray shares it); anything
+    # NumPy had to build is copied into tessera's own memory.
+    return _core._from_host(host, dev, not (shares and copy is not True))
+
+
+def asarray(a, dtype=None, order=None, *, device=None, copy=None):
+    """Converts `a` to a tessera array, sharing memory with it where possible."""
+    return _asarray(a, dtype, order, device, copy, "asarray")
+
+
+def array(obj, dtype=None, *, copy=True, order="K", ndmin=0, device=None):
+    """A tessera array from `obj`, copied unless copy=None (copy=False forbids copying)."""
+    out = _asarray(obj, dtype, order, device, copy, "array")
+    ndmin = operator.index(ndmin)
+    if out.ndim < ndmin:
+        out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
+    return out
+
+
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None):
+    return _asarray(a, dtype, order, device, copy, "asanyarray")
+
+
+def ascontiguousarray(a, dtype=None, *, device=None):
+    out = _asarray(a, dtype, "C", device, None, "ascontiguousarray")
+    return out.reshape(1) if out.ndim == 0 else out
+
+
+def asfortranarray(a, dtype=None, *, device=None):
+    out = _asarray(a, dtype, "F", device, None, "asfortranarray")
+    return out.reshape(1) if out.ndim == 0 else out
+
+
+def copy(a, order="K", *, device=None):
+    """A copy of `a` (numpy.copy keeps the memory layout by default: order='K')."""
+    return _asarray(a, None, order, device, True, "copy")
+
+
+def from_dlpack(x, /, *, device=None, copy=None):
+    """An array sharing memory with a DLPack producer (copied when `copy` or moved)."""
+    if isinstance(x, ndarray):
+        return _from_tessera(x, None, None, device, copy, "from_dlpack")
+    try:
+        host = np.from_dlpack(x)
+    except (BufferError, TypeError, RuntimeError) as error:
+        raise prefixed("from_dlpack", error) from None
+    return _asarray(host, None, None, device, copy, "from_dlpack")
+
+
+def empty(shape, dtype=float, order="C", *, device=None):
+    return _core._empty(shape, dtype, _device_of(device, None), order)
+
+
+def zeros(shape, dtype=float, order="C", *, device=None):
+    return _core._full(shape, np.zeros((), np.int64), dtype, _device_of(device, None), order)
+
+
+def ones(shape, dtype=float, order="C", *, device=None):
+    return _core._full(shape, np.ones((), np.int64), dtype, _device_of(device, None), order)
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None):
+    if isinstance(fill_value, ndarray):
+        out = empty(shape, fill_value.dtype if dtype is None else dtype, order, device=device)
+        out[...] = fill_value
+        return out
+    if dtype is None:
+        value = native(_host_array(fill_value, None, None, "full"), "full")
+        dtype = value.dtype
+    else:
+        value = host_value(fill_value, check_dtype(dtype, "full"), "full")
+    if value.ndim == 0:
+        return _core._full(shape, value, dtype, _device_of(device, None), order)
+    out = empty(shape, dtype, order, device=device)
+    out[...] = value
+    return out
+
+
+def _like(a, dtype, order, shape, device, api):
+    proto = a if isinstance(a, ndarray) else asarray(a)
+    dtype = proto.dtype if dtype is None else dtype
+    dev = _device_of(device, proto.device)
+    if shape is not None or dev != proto.device:
+        shape = proto.shape if shape is None else shape
+        layout = "F" if order == "F" or (order in ("A", "K") and proto.flags.f_contiguous
+                                          and not proto.flags.c_contiguous) else "C"
+        return empty(shape, dtype, layout, device=dev)
+    return _core._empty_like(proto, dtype, order)
+
+
+def empty_like(prototype, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    return _like(prototype, dtype, order, shape, device, "empty_like")
+
+
+def zeros_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    out = _like(a, dtype, order, shape, device, "zeros_like")
+    out.fill(0)
+    return out
+
+
+def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    out = _like(a, dtype, order, shape, device, "ones_like")
+    out.fill(1)
+    return out
+
+
+def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
+    out = _like(a, dtype, order, shape, device, "full_like")
+    out[...] = fill_value
+    return out
+
+
+def _arange_length(start, stop, step):
+    try:
+        span = (stop - start) / step
+    except ZeroDivisionError:
+        raise ZeroDivisionError("[arange] division by zero: step must not be 0") from None
+    parts = (span.real, span.imag) if isinstance(span, complex) else (span,)
+    try:
+        return min(math.ceil(p) for p in parts)
+    except ValueError:
+        raise ValueError(f"[arange] cannot compute length from {start}, {stop}, {step}") from None
+    except OverflowError:
+        raise ValueError("[arange] Maximum allowed size exceeded") from None
+
+
+def arange(start, stop=None, step=None, dtype=None, *, device=None):
+    """Evenly spaced values in [start, stop), with NumPy's length rule and values."""
+    if stop is None:
+        start, stop = 0, start
+    if step is None:
+        step = 1
+    for name, v in (("start", start), ("stop", stop), ("step", step)):
+        if not is_scalar(v) and not (isinstance(v, (np.ndarray, ndarray)) and v.ndim == 0):
+            raise TypeError(f"[arange] {name} must be a real or complex number, got "
+                            f"{type(v).__name__}")
+    start, stop, step = (v.item() if isinstance(v, ndarray) else v for v in (start, stop, step))
+    if dtype is None:
+        dtype = np.result_type(np.intp, *(np.asarray(v).dtype for v in (start, stop, step)))
+    dtype = check_dtype(dtype, "arange")
+    length = max(_arange_length(start, stop, step), 0)
+    values = np.empty(2, dtype)
+    try:
+        values[0] = start
+        values[1] = start + step if length > 1 else start
+    except (OverflowError, ValueError, TypeError) as error:
+        raise prefixed("arange", error) from None
+    return _core._arange(length, values[:1], values[1:], dtype, _device_of(device, None))
+
+
+def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
+             device=None):
+    """`num` evenly spaced samples over [start, stop], computed as numpy.linspace does."""
+    num = operator.index(num)
+    if num < 0:
+        raise ValueError(f"[linspace] Number of samples, {num}, must be non-negative.")
+    if not (is_scalar(start) and is_scalar(stop)):
+        raise NotImplementedError("[linspace] array-valued start and stop are not implemented "
+                                  "yet; pass scalars")
+    operator.index(axis)
+    if axis not in (0, -1):
+        raise np.exceptions.AxisError(f"[linspace] axis {axis} is out of bounds for array of "
+                                      "dimension 1")
+    dt = np.result_type(start, stop)
+    if dt.kind not in "fc":
+        dt = np.result_type(dt, 1.0)
+    dt = check_dtype(dt, "linspace")
+    div = (num - 1) if endpoint else num
+    delta = np.subtract(stop, start, dtype=dt.type)
+    if div > 0:
+        step = delta / div
+        step_is_zero = bool(step == 0)
+        factor = step
+    else:
+        step, step_is_zero, factor = np.nan, False, delta
+    out = _core._linspace(
+        np.asarray(start, dt), np.asarray(stop, dt), np.asarray(factor, dt), np.asarray(delta, dt),
+        num, div, step_is_zero, bool(endpoint), dt if dtype is None else check_dtype(dtype, "linspace"),
+        _device_of(device, None),
+    )
+    return (out, step) if retstep else out
+
+
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
+    M = N if M is None else M
+    return _core._eye(operator.index(N), operator.index(M), operator.index(k), dtype,
+                      _device_of(device, None), order)
+
+
+def identity(n, dtype=None, *, device=None):
+    return eye(n, dtype=float if dtype is None else dtype, device=device)

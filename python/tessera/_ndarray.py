@@ -1,0 +1,234 @@
+"""The parts of tessera.ndarray written in Python: transfers to the host, conversions to
+Python scalars, printing, pickling and flags. Each goes through a host view of the data
+(zero-copy on the CPU device)."""
+
+import numpy as np
+
+from . import _core
+from ._convert import prefixed
+
+ndarray = _core.ndarray
+
+
+def _host(a):
+    """A NumPy array with `a`'s data: a view for CPU arrays, a copy from other devices."""
+    if a.device.kind == "cpu":
+        return np.asarray(a)
+    return a.get()
+
+
+def asnumpy(a, stream=None, order="C", out=None):
+    """A NumPy array holding a copy of `a` (NumPy arrays and other objects pass through
+    numpy.asarray)."""
+    if isinstance(a, ndarray):
+        return a.get(stream=stream, order=order, out=out)
+    return np.asarray(a, order=order)
+
+
+def get(self, stream=None, order="C", out=None, blocking=True):
+    """Copies the array to host memory (always a copy, on every device, so that code that
+    changes the result behaves the same on the CPU and on a GPU)."""
+    if self.device.kind != "cpu":
+        raise NotImplementedError(f"[get] transfers from {self.device} are not supported yet")
+    view = np.asarray(self)
+    if out is None:
+        if order not in ("C", "F", "A", "K", "c", "f", "a", "k"):
+            raise ValueError(f"[get] order must be one of 'C', 'F', 'A', 'K', got {order!r}")
+        return np.array(view, order=order, copy=True)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"[get] out must be a numpy.ndarray, got {type(out).__name__}")
+    if out.shape != self.shape or out.dtype != self.dtype:
+        raise ValueError(f"[get] out has shape {out.shape} and dtype {out.dtype}; it must have "
+                         f"shape {self.shape} and dtype {self.dtype}")
+    np.copyto(out, view)
+    return out
+
+
+def __array__(self, dtype=None, copy=None):
+    view = _host(self)
+    if dtype is not None and np.dtype(dtype) != view.dtype:
+        if copy is False:
+            raise ValueError("[__array__] Unable to avoid copy while converting to dtype "
+                             f"{np.dtype(dtype)}")
+        return view.astype(dtype)
+    if copy:
+        return view.copy()
+    if copy is False and self.device.kind != "cpu":
+        raise ValueError(f"[__array__] Unable to avoid copy: the array is on {self.device}")
+    return view
+
+
+def _scalar_conversion(name, convert):
+    def method(self):
+        try:
+            return convert(_host(self))
+        except (TypeError, ValueError) as error:
+            raise prefixed(name, error) from None
+
+    method.__name__ = f"__{name}__"
+    return method
+
+
+def __index__(self):
+    if self.ndim != 0 or self.dtype.kind not in "biu" or self.dtype.kind == "b":
+        raise TypeError("[__index__] only integer scalar arrays can be converted to a scalar index")
+    return int(_host(self))
+
+
+def item(self, *args):
+    try:
+        return _host(self).item(*args)
+    except (IndexError, ValueError, TypeError) as error:
+        raise prefixed("item", error) from None
+
+
+def tolist(self):
+    return _host(self).tolist()
+
+
+def __iter__(self):
+    if self.ndim == 0:
+        raise TypeError("[iter] iteration over a 0-d array")
+    for i in range(self.shape[0]):
+        yield self[i]
+
+
+def __repr__(self):
+    return repr(_host(self))
+
+
+def __str__(self):
+    return str(_host(self))
+
+
+def __format__(self, spec):
+    return format(_host(self)[()] if self.ndim == 0 else _host(self), spec)
+
+
+def _rebuild(host, device):
+    return _core._from_host(host, _core.Device(device), True)
+
+
+def __reduce__(self):
+    return (_rebuild, (np.array(_host(self), copy=True), str(self.device)))
+
+
+def __copy__(self):
+    return self.copy()
+
+
+def __deepcopy__(self, memo):
+    return self.copy()
+
+
+def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+    if self.device.kind != "cpu":
+        raise BufferError(f"[__dlpack__] export from {self.device} is not supported yet")
+    kwargs = {"copy": copy, "dl_device": dl_device}
+    if max_version is not None:
+        kwargs["max_version"] = max_version
+    return np.asarray(self).__dlpack__(**kwargs)
+
+
+def __dlpack_device__(self):
+    return (1, 0) if self.device.kind == "cpu" else (2, self.device.id)
+
+
+class Flags:
+    """ndarray.flags: a live view of an array's memory layout flags, as NumPy's."""
+
+    __slots__ = ("_array",)
+    _NAMES = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+              "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+              "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
+              "X": "writebackifcopy"}
+
+    def __init__(self, array):
+        self._array = array
+
+    @property
+    def c_contiguous(self):
+        return self._array._c_contiguous
+
+    @property
+    def f_contiguous(self):
+        return self._array._f_contiguous
+
+    @property
+    def contiguous(self):
+        return self.c_contiguous
+
+    @property
+    def fortran(self):
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def owndata(self):
+        return self._array.base is None
+
+    @property
+    def aligned(self):
+        return True
+
+    @property
+    def writebackifcopy(self):
+        return False
+
+    @property
+    def writeable(self):
+        return self._array._writeable
+
+    @writeable.setter
+    def writeable(self, value):
+        base = self._array.base
+        if value and base is not None and not base.flags.writeable:
+            raise ValueError("[flags] cannot set WRITEABLE flag to True of this array: its base "
+                             "is read-only")
+        self._array._writeable = bool(value)
+
+    def __getitem__(self, key):
+        try:
+            return getattr(self, self._NAMES[key.upper()])
+        except (KeyError, AttributeError):
+            raise KeyError(f"[flags] unknown flag {key!r}") from None
+
+    def __setitem__(self, key, value):
+        if self._NAMES.get(str(key).upper()) != "writeable":
+            raise KeyError(f"[flags] only WRITEABLE can be set, not {key!r}")
+        self.writeable = value
+
+    def __repr__(self):
+        names = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED",
+                 "WRITEBACKIFCOPY")
+        return "\n".join(f"  {n} : {self[n]}" for n in names) + "\n"
+
+
+def _install():
+    methods = {
+        "get": get, "__array__": __array__, "__index__": __index__, "item": item,
+        "tolist": tolist, "__iter__": __iter__, "__repr__": __repr__, "__str__": __str__,
+        "__format__": __format__, "__reduce__": __reduce__, "__copy__": __copy__,
+        "__deepcopy__": __deepcopy__, "__dlpack__": __dlpack__,
+        "__dlpack_device__": __dlpack_device__,
+        "__float__": _scalar_conversion("float", float),
+        "__int__": _scalar_conversion("int", int),
+        "__complex__": _scalar_conversion("complex", complex),
+        "__bool__": _scalar_conversion("bool", bool),
+        "flags": property(Flags),
+        "astype": astype,
+        "__array_priority__": 100,
+    }
+    for name, value in methods.items():
+        setattr(ndarray, name, value)
+
+
+def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    """A copy of the array cast to `dtype` (no copy when copy=False and nothing changes)."""
+    if casting != "unsafe":
+        raise NotImplementedError("[astype] casting rules other than 'unsafe' are not "
+                                  "implemented yet")
+    return self._astype(dtype, order, bool(copy))
+
+
+_install()

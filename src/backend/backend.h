@@ -1,0 +1,45 @@
+#pragma once
+// The backend contract: what a device must provide for arrays to live on it. Callers
+// (src/core) have already checked shapes, dtypes and devices; backends only move bytes and
+// compute. A backend that lacks an operation raises NotImplementedError naming it.
+
+#include <cstddef>
+
+#include "tessera/array.h"
+#include "tessera/buffer.h"
+#include "tessera/scalar.h"
+
+namespace tessera {
+
+// How linspace's values are formed: y[i] = (i / div) * delta when `divide_first` (NumPy's
+// path for a step that underflows to zero), else y[i] = i * step; then y[i] += start; the
+// last element is `stop` when `set_last`; values are floored when `floor`.
+struct LinspaceSpec {
+  Scalar start, stop, step, delta;  // all of the computation dtype
+  int64_t div = 0;
+  bool divide_first = false;
+  bool set_last = false;
+  bool floor = false;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual Allocator& allocator() = 0;
+
+  // dst[...] = cast(src[...]); equal shapes, both on this device, no overlap.
+  virtual void copy(const Array& src, const Array& dst) = 0;
+  // Host memory (C-contiguous, dst's dtype) to dst, and src to host memory.
+  virtual void upload(const void* host, const Array& dst) = 0;
+  virtual void download(const Array& src, void* host) = 0;
+  // dst (1-d, contiguous) = first, first + delta, ... computed as NumPy's fill does.
+  virtual void arange(const Array& dst, const Scalar& first, const Scalar& second) = 0;
+  // dst (1-d, contiguous, of the spec's computation dtype) per LinspaceSpec.
+  virtual void linspace(const Array& dst, const LinspaceSpec& spec) = 0;
+};
+
+Backend& backend_for(Device device);
+Backend& cpu_backend();
+Backend& cuda_backend();
+
+}  // namespace tessera

@@ -1,0 +1,58 @@
+#include "backend/cpu/cpu_backend.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "backend/cpu/caching_allocator.h"
+
+namespace tessera {
+namespace {
+
+// Freed blocks the CPU allocator may keep: TESSERA_CPU_CACHE_BYTES, else a quarter of RAM.
+size_t cpu_cache_limit() {
+  if (const char* env = std::getenv("TESSERA_CPU_CACHE_BYTES")) return std::strtoull(env, nullptr, 10);
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<size_t>(pages) * page / 4 : size_t{1} << 30;
+}
+
+Array host_view(const void* host, const Array& like) {
+  auto buffer = Buffer::wrap(Device::cpu(), const_cast<void*>(host), like.nbytes(), nullptr);
+  return Array(buffer, like.dtype(), like.shape(),
+               contiguous_strides(like.shape(), like.itemsize(), Order::C), 0);
+}
+
+class CpuBackend final : public Backend {
+ public:
+  CpuBackend() : allocator_(cpu_cache_limit()) {}
+  Allocator& allocator() override { return allocator_; }
+  void copy(const Array& src, const Array& dst) override { cpu::strided_copy(src, dst); }
+  void upload(const void* host, const Array& dst) override {
+    cpu::strided_copy(host_view(host, dst), dst);
+  }
+  void download(const Array& src, void* host) override {
+    cpu::strided_copy(src, host_view(host, src));
+  }
+  void arange(const Array& dst, const Scalar& first, const Scalar& second) override {
+    cpu::arange_fill(dst, first, second);
+  }
+  void linspace(const Array& dst, const LinspaceSpec& spec) override {
+    cpu::linspace_fill(dst, spec);
+  }
+
+ private:
+  CachingHostAllocator allocator_;
+};
+
+}  // namespace
+
+Backend& cpu_backend() {
+  static CpuBackend backend;
+  return backend;
+}
+
+Backend& backend_for(Device device) {
+  return device.is_cpu() ? cpu_backend() : cuda_backend();
+}
+
+}  // namespace tessera

@@ -1,0 +1,44 @@
+// The CUDA backend until the CUDA device lands: every call says what is missing, so the
+// CUDA device exists in every type and signature without a single #ifdef.
+
+#include <string>
+
+#include "backend/backend.h"
+#include "tessera/errors.h"
+
+namespace tessera {
+namespace {
+
+[[noreturn]] void unsupported(const char* op) {
+  throw NotImplementedError(std::string("[") + op + "] not supported on cuda devices yet");
+}
+
+class CudaAllocatorStub final : public Allocator {
+ public:
+  void* allocate(size_t) override { unsupported("allocate"); }
+  void deallocate(void*, size_t) noexcept override {}
+  AllocatorStats stats() const override { return {}; }
+  void release_cached() override {}
+};
+
+class CudaBackendStub final : public Backend {
+ public:
+  Allocator& allocator() override { return allocator_; }
+  void copy(const Array&, const Array&) override { unsupported("copy"); }
+  void upload(const void*, const Array&) override { unsupported("upload"); }
+  void download(const Array&, void*) override { unsupported("download"); }
+  void arange(const Array&, const Scalar&, const Scalar&) override { unsupported("arange"); }
+  void linspace(const Array&, const LinspaceSpec&) override { unsupported("linspace"); }
+
+ private:
+  CudaAllocatorStub allocator_;
+};
+
+}  // namespace
+
+Backend& cuda_backend() {
+  static CudaBackendStub backend;
+  return backend;
+}
+
+}  // namespace tessera

@@ -1,0 +1,89 @@
+// Operations that move data: copies, casts, assignment, fills and transfers.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "backend/backend.h"
+#include "tessera/array.h"
+#include "tessera/errors.h"
+
+namespace tessera {
+namespace {
+
+// [lowest, highest) byte address any element of `a` touches.
+std::pair<const std::byte*, const std::byte*> extent(const Array& a) {
+  const std::byte* lo = a.data();
+  const std::byte* hi = a.data() + a.itemsize();
+  for (int i = 0; i < a.ndim(); ++i) {
+    int64_t span = (a.shape()[i] - 1) * a.strides()[i];
+    (span < 0 ? lo : hi) += span;
+  }
+  return {lo, hi};
+}
+
+bool may_overlap(const Array& a, const Array& b) {
+  if (a.buffer() != b.buffer() && a.buffer()->data() != b.buffer()->data()) return false;
+  if (a.size() == 0 || b.size() == 0) return false;
+  auto [alo, ahi] = extent(a);
+  auto [blo, bhi] = extent(b);
+  return alo < bhi && blo < ahi;
+}
+
+// Copies between devices go through host memory.
+Array transfer(const Array& src, Device to) {
+  Array contiguous = src.is_c_contiguous() ? src : src.copy(Order::C);
+  std::vector<std::byte> staging(static_cast<size_t>(src.nbytes()));
+  backend_for(src.device()).download(contiguous, staging.data());
+  Array out = Array::empty(src.shape(), src.dtype(), to);
+  backend_for(to).upload(staging.data(), out);
+  return out;
+}
+
+}  // namespace
+
+Array Array::copy(Order order) const { return astype(dtype_, order); }
+
+Array Array::astype(DType dtype, Order order) const {
+  Array out = empty_like(*this, dtype, order);
+  backend_for(device()).copy(*this, out);
+  return out;
+}
+
+Array Array::to_device(Device device) const {
+  return device == this->device() ? *this : transfer(*this, device);
+}
+
+void Array::assign(const Array& src) {
+  require_writeable("setitem");
+  if (src.device() != device()) {
+    throw ValueError("[setitem] the value is on " + src.device().str() +
+                     " but the array is on " + device().str());
+  }
+  Array from;
+  try {
+    from = src.broadcast_to(shape_);
+  } catch (const ValueError&) {
+    throw ValueError("[setitem] could not broadcast input array from shape " +
+                     src.shape().str() + " into shape " + shape_.str());
+  }
+  if (may_overlap(from, *this)) from = from.copy();
+  backend_for(device()).copy(from, *this);
+}
+
+void Array::fill(const Scalar& value) {
+  require_writeable("fill");
+  Scalar v = value.cast(dtype_);
+  auto host = Buffer::wrap(Device::cpu(), const_cast<void*>(v.data()), itemsize(), nullptr);
+  Array scalar(std::move(host), dtype_, Dims{}, Dims{}, 0);
+  backend_for(device()).copy(scalar.to_device(device()).broadcast_to(shape_), *this);
+}
+
+void Array::copy_to_host(void* dst) const { backend_for(device()).download(*this, dst); }
+
+void Array::copy_from_host(const void* src) {
+  require_writeable("copy_from_host");
+  backend_for(device()).upload(src, *this);
+}
+
+}  // namespace tessera
