@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev
 SOURCES := CMakeLists.txt pyproject.toml $(shell find src include python tests/cpp -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.py' \) 2>/dev/null)
 
-BENCH_ARGS := $(if $(QUICK),--quick) $(if $(PEERS),--peers) $(if $(CASES),--cases '$(CASES)') $(if $(DEVICE),--device $(DEVICE))
+BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(DEVICE),--device $(DEVICE))
 
 .PHONY: test bench build setup clean
 

@@ -39,8 +39,9 @@ class Array {
   // A view of `buffer`; checks that the view stays inside it.
   Array(std::shared_ptr<Buffer> buffer, DType dtype, Dims shape, Dims strides, int64_t offset);
 
-  // Uninitialized array; `order` is C or F.
-  static Array empty(const Dims& shape, DType dtype, Device device, Order order = Order::C);
+  // Uninitialized array; `order` is C or F. Shape errors name `api`.
+  static Array empty(const Dims& shape, DType dtype, Device device, Order order = Order::C,
+                     const char* api = "empty");
   // Uninitialized array shaped like `like`, laid out as `order` (K keeps like's stride order).
   static Array empty_like(const Array& like, DType dtype, Order order = Order::K);
 

@@ -9,7 +9,7 @@ namespace tessera {
 Array zeros(const Dims& shape, DType dtype, Device device, Order order = Order::C);
 Array ones(const Dims& shape, DType dtype, Device device, Order order = Order::C);
 Array full(const Dims& shape, const Scalar& value, DType dtype, Device device,
-           Order order = Order::C);
+           Order order = Order::C, const char* api = "full");
 
 // `length` values: first, second, then second + (second - first) * k as NumPy's fill
 // computes them; `first` and `second` are converted to `dtype` first.

@@ -90,15 +90,16 @@ void bind_creation(nb::module_& m) {
                                   to_order(order, Order::K, "CFAK", "empty_like")));
   }, nb::arg("prototype"), nb::arg("dtype").none(), nb::arg("order").none());
   m.def("_full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device,
-                    nb::handle order) {
-    Dims s = to_shape(shape, "full");
-    DType dt = to_dtype(dtype, DType::Float64, "full");
-    Device d = to_device(device, "full");
-    Order o = to_order(order, Order::C, "CF", "full");
-    Scalar v = scalar_from_host(value, "full");
-    return wrap(without_gil([&] { return full(s, v, dt, d, o); }));
+                    nb::handle order, const std::string& api) {
+    const char* name = api.c_str();
+    Dims s = to_shape(shape, name);
+    DType dt = to_dtype(dtype, DType::Float64, name);
+    Device d = to_device(device, name);
+    Order o = to_order(order, Order::C, "CF", name);
+    Scalar v = scalar_from_host(value, name);
+    return wrap(without_gil([&] { return full(s, v, dt, d, o, name); }));
   }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype").none(), nb::arg("device").none(),
-     nb::arg("order").none());
+     nb::arg("order").none(), nb::arg("api"));
   m.def("_arange", [](int64_t length, nb::handle first, nb::handle second, nb::handle dtype,
                       nb::handle device) {
     DType dt = to_dtype(dtype, DType::Int64, "arange");

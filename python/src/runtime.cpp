@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/stream_triad.h"
 #include "convert.h"
 #include "ndarray.h"
 #include "tessera/memory.h"
@@ -64,6 +65,9 @@ void bind_runtime(nb::module_& m) {
   m.def("_release_cached", [](nb::handle device) {
     release_cached_memory(to_device(device, "memory_pool"));
   }, nb::arg("device").none());
+  m.def("_stream_triad_bandwidth", [](int64_t n, int reps) {
+    return without_gil([&] { return cpu::stream_triad_bandwidth(n, reps); });
+  }, nb::arg("n"), nb::arg("reps"), "STREAM triad bytes/s on the CPU pool threads (benchmarks).");
   m.def("get_num_threads", &cpu::num_threads, "Threads the CPU device computes with.");
   m.def("set_num_threads", &cpu::set_num_threads, nb::arg("n"),
         "Sets the threads the CPU device computes with (default: TESSERA_NUM_THREADS, else "

@@ -109,12 +109,15 @@ def empty(shape, dtype=float, order="C", *, device=None):
     return _core._empty(shape, dtype, _device_of(device, None), order)
 
 
+_ZERO, _ONE = np.zeros((), np.int64), np.ones((), np.int64)
+
+
 def zeros(shape, dtype=float, order="C", *, device=None):
-    return _core._full(shape, np.zeros((), np.int64), dtype, _device_of(device, None), order)
+    return _core._full(shape, _ZERO, dtype, _device_of(device, None), order, "zeros")
 
 
 def ones(shape, dtype=float, order="C", *, device=None):
-    return _core._full(shape, np.ones((), np.int64), dtype, _device_of(device, None), order)
+    return _core._full(shape, _ONE, dtype, _device_of(device, None), order, "ones")
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None):
@@ -128,7 +131,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None):
     else:
         value = host_value(fill_value, check_dtype(dtype, "full"), "full")
     if value.ndim == 0:
-        return _core._full(shape, value, dtype, _device_of(device, None), order)
+        return _core._full(shape, value, dtype, _device_of(device, None), order, "full")
     out = empty(shape, dtype, order, device=device)
     out[...] = value
     return out

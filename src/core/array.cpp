@@ -53,9 +53,10 @@ Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Dims shape, Dims strid
   }
 }
 
-Array Array::empty(const Dims& shape, DType dtype, Device device, Order order) {
+Array Array::empty(const Dims& shape, DType dtype, Device device, Order order,
+                   const char* api) {
   const int64_t isize = tessera::itemsize(dtype);
-  const int64_t size = checked_size(shape, isize, "empty");
+  const int64_t size = checked_size(shape, isize, api);
   auto buffer = Buffer::allocate(device, static_cast<size_t>(std::max<int64_t>(size * isize, 1)));
   // NumPy 2.4 gives freshly made empty arrays all-zero strides.
   Dims strides = size == 0 ? Dims(shape.size(), 0)

@@ -8,15 +8,16 @@
 namespace tessera {
 
 Array zeros(const Dims& shape, DType dtype, Device device, Order order) {
-  return full(shape, Scalar(int64_t{0}), dtype, device, order);
+  return full(shape, Scalar(int64_t{0}), dtype, device, order, "zeros");
 }
 
 Array ones(const Dims& shape, DType dtype, Device device, Order order) {
-  return full(shape, Scalar(int64_t{1}), dtype, device, order);
+  return full(shape, Scalar(int64_t{1}), dtype, device, order, "ones");
 }
 
-Array full(const Dims& shape, const Scalar& value, DType dtype, Device device, Order order) {
-  Array out = Array::empty(shape, dtype, device, order);
+Array full(const Dims& shape, const Scalar& value, DType dtype, Device device, Order order,
+           const char* api) {
+  Array out = Array::empty(shape, dtype, device, order, api);
   out.fill(value);
   return out;
 }

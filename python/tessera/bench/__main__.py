@@ -1,0 +1,70 @@
+"""python -m tessera.bench: run the suite, print the table, write JSON and a PNG chart."""
+
+import argparse
+import datetime
+import fnmatch
+import json
+import os
+import sys
+
+import tessera as tp
+
+from . import report
+from .cases import all_cases
+from .runner import run_case
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m tessera.bench", description=__doc__)
+    p.add_argument("--device", default=None, help="cpu or cuda (default: tessera's default device)")
+    p.add_argument("--quick", action="store_true", help="smaller sizes; the whole run in minutes")
+    p.add_argument("--cases", default="*", help="glob over case names, e.g. 'sin*'")
+    p.add_argument("--out", default="bench/results", help="folder for the JSON and PNG")
+    p.add_argument("--docs", default=None,
+                   help="also rewrite the figures section of this Markdown file (docs/benchmarks.md)")
+    return p.parse_args(argv)
+
+
+def progress(i, total, name):
+    width = 30
+    done = int(width * i / total)
+    sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {i}/{total} {name[:40]:<40}")
+    sys.stderr.flush()
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    device = tp.Device(args.device) if args.device else tp.get_device()
+    cases = [c for c in all_cases(args.quick) if fnmatch.fnmatch(c.name, args.cases)]
+    budget = 1.0 if args.quick else 3.0
+    with device:
+        triad = tp._core._stream_triad_bandwidth(20_000_000 if not args.quick else 5_000_000, 10)
+        results = []
+        for i, case in enumerate(cases):
+            progress(i, len(cases), f"{case.name} {case.size}")
+            results.append(run_case(case, budget))
+        progress(len(cases), len(cases), "done")
+    sys.stderr.write("\n")
+    header = f"device {device}, {tp.get_num_threads()} threads; STREAM triad {triad / 1e9:.1f} GB/s"
+    text = report.table(results, triad)
+    print(header)
+    print(text)
+    if args.docs:
+        report.update_docs(args.docs, header, text, report.machine_info())
+    os.makedirs(args.out, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    json_path = os.path.join(args.out, f"{stamp}.json")
+    with open(json_path, "w") as f:
+        json.dump(report.to_json(results, triad, device, args), f, indent=1)
+    png_path = os.path.join(args.out, f"{stamp}.png")
+    report.chart(results, png_path)
+    print(f"\nwrote {json_path} and {png_path}")
+    failed = [r for r in results if r.status == "failed"]
+    if failed:
+        print(f"{len(failed)} case(s) FAILED their check against NumPy", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

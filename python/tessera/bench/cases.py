@@ -1,0 +1,155 @@
+"""The benchmark cases. Each is written once against an array module `xp` (numpy or
+tessera), so both libraries run the very same program."""
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass
+class Case:
+    name: str                        # what is computed, as a user would write it
+    size: str                        # the size label shown in the table ("8 MB")
+    make_inputs: Callable            # rng -> tuple of NumPy arrays
+    run: Callable                    # (xp, *inputs) -> result
+    rtol: float = 1e-12              # result tolerance against NumPy
+    atol: float = 0.0
+    bytes_moved: int | None = None   # memory traffic of one run (memory-bound cases)
+    flops: float | None = None       # floating-point operations of one run
+    mutates: bool = False            # run() writes into its inputs
+    group: str = "core"
+
+
+def _square(n):
+    return lambda rng: (rng.standard_normal((n, n)),)
+
+
+def _vector(n, dtype=np.float64):
+    return lambda rng: (rng.standard_normal(n).astype(dtype),)
+
+
+def _stencil(xp, x):
+    return (x[:-2, :-2] + x[:-2, 1:-1] + x[:-2, 2:] + x[1:-1, :-2] + x[1:-1, 1:-1]
+            + x[1:-1, 2:] + x[2:, :-2] + x[2:, 1:-1] + x[2:, 2:])
+
+
+def _jacobi_step(xp, p, f, dx=0.01):
+    p_new = p.copy()
+    p_new[1:-1, 1:-1] = 0.25 * (p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]
+                                + dx**2 * f[1:-1, 1:-1])
+    return p_new
+
+
+def _jacobi_solve(xp, p, f, tol=1e-4, max_iter=2000):
+    for _ in range(max_iter):
+        p_new = _jacobi_step(xp, p, f)
+        if float(xp.abs(p_new - p).max()) < tol:
+            return p_new
+        p = p_new
+    return p
+
+
+def _distance_matrix(xp, x):
+    x2 = (x * x).sum(axis=1)
+    return x2[:, None] - 2 * x @ x.T + x2[None, :]
+
+
+def _points(n):
+    return lambda rng: (rng.standard_normal((n, 3)),)
+
+
+def _heat(n):
+    def make(rng):
+        p = np.zeros((n, n))
+        p[0, :] = 1.0
+        return p, rng.standard_normal((n, n))
+    return make
+
+
+def classic_cases(quick):
+    """The classic GPU-vs-CPU set at 8 MB (1000²) and 800 MB (10000²) of float64."""
+    sizes = [("8 MB", 1000), ("800 MB", 10000)] if not quick else [("8 MB", 1000), ("80 MB", 3162)]
+    out = []
+    for label, n in sizes:
+        nbytes = n * n * 8
+        out += [
+            Case("sin(x)**2+cos(x)**2", label, _square(n),
+                 lambda xp, x: xp.sin(x) ** 2 + xp.cos(x) ** 2, rtol=1e-12, atol=1e-14,
+                 bytes_moved=2 * nbytes),
+            Case("sum", label, _square(n), lambda xp, x: x.sum(), rtol=1e-9, bytes_moved=nbytes),
+            Case("std", label, _square(n), lambda xp, x: x.std(), rtol=1e-9, bytes_moved=nbytes),
+            Case("matmul x@x", label, _square(min(n, 4096) if quick else n),
+                 lambda xp, x: x @ x, rtol=1e-9, atol=1e-9,
+                 flops=2.0 * min(n, 4096 if quick else n) ** 3),
+            Case("x[::2,::2].copy()", label, _square(n), lambda xp, x: x[::2, ::2].copy(),
+                 bytes_moved=nbytes // 2, rtol=0),
+            Case("fft.fft2", label, _square(n), lambda xp, x: xp.fft.fft2(x), rtol=1e-9, atol=1e-6),
+            Case("3x3 box stencil", label, _square(n), _stencil, rtol=1e-12, atol=1e-12,
+                 bytes_moved=2 * nbytes),
+        ]
+    svd_shapes = [("1000x1000", (1000, 1000)), ("10000x1000", (10000, 1000) if not quick else (3000, 1000))]
+    for label, shape in svd_shapes:
+        out.append(Case("linalg.svd", label, lambda rng, s=shape: (rng.standard_normal(s),),
+                        lambda xp, x: xp.linalg.svd(x, full_matrices=False)[1], rtol=1e-8))
+    return out
+
+
+def course_cases(quick):
+    """Workloads GPU courses teach with."""
+    out = [
+        Case("distance matrix", "4096x3", _points(4096), _distance_matrix, rtol=1e-9, atol=1e-9),
+    ]
+    for n in (256, 2048) if not quick else (256, 1024):
+        out.append(Case("Jacobi step", f"N={n}", _heat(n), _jacobi_step, rtol=1e-12, atol=1e-15,
+                        bytes_moved=3 * n * n * 8))
+    out.append(Case("Jacobi solve", "N=256", _heat(256), _jacobi_solve, rtol=1e-9, atol=1e-9))
+    for n in (512, 1024, 2048, 4096) if not quick else (512, 1024):
+        out.append(Case("matmul float32", f"N={n}",
+                        lambda rng, n=n: (rng.standard_normal((n, n)).astype(np.float32),),
+                        lambda xp, x: x @ x, rtol=1e-3, atol=1e-3, flops=2.0 * n**3))
+    for n in (10**6, 10**7, 10**8) if not quick else (10**6, 10**7):
+        out.append(Case("sin", f"1e{len(str(n)) - 1}", _vector(n), lambda xp, x: xp.sin(x),
+                        rtol=1e-14, bytes_moved=16 * n))
+    out.append(Case("add latency", "3 elems", _vector(3), lambda xp, x: x + x, rtol=0))
+    return out
+
+
+def foundation_cases(quick):
+    """Creation, copies and transfers: what every program does before it computes."""
+    n = 10**7 if not quick else 10**6
+    label = f"1e{len(str(n)) - 1}"
+    nbytes = n * 8
+    return [
+        Case("zeros", label, lambda rng: (), lambda xp: xp.zeros(n), rtol=0, bytes_moved=nbytes,
+             group="foundation"),
+        Case("arange", label, lambda rng: (), lambda xp: xp.arange(n, dtype=xp.float64), rtol=0,
+             bytes_moved=nbytes, group="foundation"),
+        Case("linspace", label, lambda rng: (), lambda xp: xp.linspace(0, 1, n), rtol=0,
+             bytes_moved=nbytes, group="foundation"),
+        Case("copy", label, _vector(n), lambda xp, x: x.copy(), rtol=0, bytes_moved=2 * nbytes,
+             group="foundation"),
+        Case("astype float32", label, _vector(n), lambda xp, x: x.astype(xp.float32), rtol=0,
+             bytes_moved=nbytes + nbytes // 2, group="foundation"),
+        Case("transpose copy", "1000²", _square(1000), lambda xp, x: x.T.copy(), rtol=0,
+             bytes_moved=2 * 8 * 10**6, group="foundation"),
+        Case("x[::-1] = x (overlap)", label, _vector(n), _reverse_assign, rtol=0,
+             bytes_moved=3 * nbytes, mutates=True, group="foundation"),
+        Case("asarray(list)", "1e4", lambda rng: (list(rng.standard_normal(10**4)),),
+             lambda xp, x: xp.asarray(x), rtol=0, group="foundation"),
+        Case("asnumpy", label, _vector(n), lambda xp, x: _to_host(xp, x), rtol=0,
+             bytes_moved=2 * nbytes, group="foundation"),
+    ]
+
+
+def _reverse_assign(xp, x):
+    x[::-1] = x
+    return x
+
+
+def _to_host(xp, x):
+    return xp.asnumpy(x) if hasattr(xp, "asnumpy") else x.copy()
+
+
+def all_cases(quick):
+    return foundation_cases(quick) + classic_cases(quick) + course_cases(quick)

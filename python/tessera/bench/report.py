@@ -1,0 +1,126 @@
+"""The benchmark's outputs: a table on stdout, a JSON record, a PNG chart."""
+
+import json
+import os
+import platform
+import subprocess
+import sys
+
+import numpy as np
+
+import tessera as tp
+
+
+def machine_info():
+    cpu = platform.processor()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        memory = None
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory_bytes": memory,
+            "platform": platform.platform(), "python": sys.version.split()[0]}
+
+
+def versions():
+    blas = "unknown"
+    try:
+        config = np.show_config(mode="dicts")
+        blas = config["Build Dependencies"]["blas"].get("name", "unknown")
+        blas += " " + config["Build Dependencies"]["blas"].get("version", "")
+    except Exception:  # numpy's config layout is informational only
+        pass
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                            cwd=os.path.dirname(__file__)).stdout.strip()
+    return {"tessera": tp.__version__, "tessera_commit": commit, "numpy": np.__version__,
+            "numpy_blas": blas.strip()}
+
+
+def _fmt_time(t):
+    return f"{t * 1e6:8.1f} us" if t < 1e-3 else f"{t * 1e3:8.2f} ms" if t < 1 else f"{t:8.3f} s "
+
+
+def table(results, triad_bw):
+    lines = [f"{'case':<26} {'size':>9} {'tessera':>11} {'numpy':>11} {'numpy/tessera':>13}  notes"]
+    lines.append("-" * len(lines[0]) + "-" * 20)
+    for r in results:
+        c = r.case
+        if r.status != "ok":
+            lines.append(f"{c.name:<26} {c.size:>9} {'':>11} {'':>11} {r.status.upper():>13}  {r.detail}")
+            continue
+        notes = []
+        if c.bytes_moved:
+            bw = c.bytes_moved / r.tessera.median
+            notes.append(f"{bw / 1e9:.1f} GB/s = {bw / triad_bw:.0%} of triad")
+        if c.flops:
+            notes.append(f"{c.flops / r.tessera.median / 1e9:.1f} GFLOP/s")
+        spread = f"[{_fmt_time(r.tessera.samples and min(r.tessera.samples)).strip()}..{_fmt_time(max(r.tessera.samples)).strip()}]"
+        notes.append(spread)
+        lines.append(f"{c.name:<26} {c.size:>9} {_fmt_time(r.tessera.median)} {_fmt_time(r.numpy.median)} "
+                     f"{r.speedup:>12.2f}x  {'; '.join(notes)}")
+    return "\n".join(lines)
+
+
+def to_json(results, triad_bw, device, args):
+    cases = []
+    for r in results:
+        entry = {"name": r.case.name, "size": r.case.size, "group": r.case.group, "status": r.status,
+                 "detail": r.detail}
+        if r.status == "ok":
+            entry["tessera_s"] = r.tessera.summary()
+            entry["numpy_s"] = r.numpy.summary()
+            entry["speedup"] = r.speedup
+            if r.case.bytes_moved:
+                entry["tessera_bandwidth_Bps"] = r.case.bytes_moved / r.tessera.median
+                entry["fraction_of_triad"] = entry["tessera_bandwidth_Bps"] / triad_bw
+            if r.case.flops:
+                entry["tessera_gflops"] = r.case.flops / r.tessera.median / 1e9
+        cases.append(entry)
+    return {"machine": machine_info(), "versions": versions(), "device": str(device),
+            "threads": tp.get_num_threads(), "stream_triad_Bps": triad_bw, "quick": args.quick,
+            "cases": cases}
+
+
+def update_docs(path, header, table_text, machine):
+    """Replaces the text between the figures markers of `path` with this run's table."""
+    start, end = "<!-- figures:start -->", "<!-- figures:end -->"
+    with open(path) as f:
+        doc = f.read()
+    if start not in doc or end not in doc:
+        raise ValueError(f"[bench] {path} has no {start} ... {end} section to rewrite")
+    body = (f"{start}\n\nMachine: {machine['cpu']}, {machine['cores']} cores; {header}.\n\n"
+            f"```\n{table_text}\n```\n\n{end}")
+    head, rest = doc.split(start, 1)
+    with open(path, "w") as f:
+        f.write(head + body + rest.split(end, 1)[1])
+
+
+def chart(results, path):
+    """Speedup per case on a log scale; missing and failed cases are shown, not dropped."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [f"{r.case.name}\n{r.case.size}" for r in results]
+    values = [r.speedup if r.status == "ok" else np.nan for r in results]
+    fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(results)), 5.5))
+    xs = np.arange(len(results))
+    colors = ["tab:green" if (v or 0) >= 1 else "tab:orange" for v in values]
+    ax.bar(xs, [v if v == v else 0 for v in values], color=colors)
+    for x, r in zip(xs, results):
+        if r.status != "ok":
+            ax.text(x, 1, r.status, rotation=90, ha="center", va="bottom", fontsize=7, color="gray")
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_yscale("log")
+    ax.set_ylabel("speedup over NumPy (NumPy time / tessera time)")
+    ax.set_xticks(xs)
+    ax.set_xticklabels(labels, rotation=90, fontsize=7)
+    ax.set_title("tessera vs NumPy, same machine, same run")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

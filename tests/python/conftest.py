@@ -1,0 +1,61 @@
+"""Shared fixtures: the devices every test runs on, and NumPy-oracle comparisons."""
+
+import numpy as np
+import pytest
+
+import tessera as tp
+
+# Devices the Python suite runs on. The simulated CUDA device joins this list when the
+# CUDA backend lands (TESSERA_CUDA_SIM=1).
+DEVICES = ["cpu"]
+
+ALL_DTYPES = [
+    np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+    np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128,
+]
+
+
+@pytest.fixture(params=DEVICES)
+def device(request):
+    """The device under test; arrays created inside the test land there by default."""
+    dev = tp.Device(request.param)
+    with dev:
+        yield dev
+
+
+@pytest.fixture(params=ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def dtype(request):
+    return np.dtype(request.param)
+
+
+def sample(shape, dtype, seed=0):
+    """Deterministic NumPy data of `shape` and `dtype`, with negative values where the dtype
+    has them and non-trivial imaginary parts for complex dtypes."""
+    rng = np.random.default_rng(seed)
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(dtype)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return rng.integers(max(info.min, -100), min(info.max, 100), size=shape, endpoint=True).astype(dtype)
+    values = rng.standard_normal(size=shape) * 10
+    if dtype.kind == "c":
+        values = values + 1j * rng.standard_normal(size=shape)
+    return values.astype(dtype)
+
+
+def assert_same(t, n, *, strides=False):
+    """`t` (a tessera array) equals `n` (NumPy's answer): type, dtype, shape, values (nan
+    matches nan, -0.0 differs from 0.0), and optionally strides."""
+    assert isinstance(t, tp.ndarray), f"expected tessera.ndarray, got {type(t).__name__}"
+    n = np.asarray(n)
+    assert t.dtype == n.dtype, f"dtype {t.dtype} != {n.dtype}"
+    assert t.shape == n.shape, f"shape {t.shape} != {n.shape}"
+    got = tp.asnumpy(t)
+    assert np.array_equal(got, n, equal_nan=n.dtype.kind in "fc"), f"values differ:\n{got}\n!=\n{n}"
+    if n.dtype.kind in "fc":
+        for part in ("real", "imag") if n.dtype.kind == "c" else ("real",):
+            assert np.array_equal(np.signbit(getattr(got, part)), np.signbit(getattr(n, part))), \
+                f"signs of zero differ:\n{got}\n!=\n{n}"
+    if strides:
+        assert t.strides == n.strides, f"strides {t.strides} != {n.strides}"
