@@ -84,6 +84,8 @@ class Array {
   // Always a view; nullopt when the strides do not allow one.
   std::optional<Array> reshape_view(const Dims& shape, Order order) const;
   Array ravel(Order order = Order::C) const;
+  // Always a copy, in the element order ravel(order) reads.
+  Array flatten(Order order = Order::C) const;
 
   // New buffers.
   Array copy(Order order = Order::K) const;

@@ -59,6 +59,10 @@ Array array_from_host(nb::handle obj, const char* api) {
   Dims shape(v.shape, v.shape + v.ndim);
   Dims strides = v.strides ? Dims(v.strides, v.strides + v.ndim)
                            : contiguous_strides(shape, v.itemsize, Order::C);
+  if (shape.product() == 0 && nb::hasattr(obj, "strides")) {
+    // The buffer protocol makes up strides for empty arrays; keep the object's own.
+    strides = to_shape(obj.attr("strides"), api);
+  }
   // The buffer spans the lowest to the highest address the strides reach.
   int64_t lo = 0, hi = v.itemsize;
   for (int i = 0; i < v.ndim; ++i) {
@@ -74,16 +78,17 @@ Array array_from_host(nb::handle obj, const char* api) {
 }
 
 void bind_creation(nb::module_& m) {
-  m.def("_from_host", [](nb::handle obj, nb::handle device, bool copy) {
+  m.def("_from_host", [](nb::handle obj, nb::handle device, bool copy, nb::handle order) {
     Device d = to_device(device, "asarray");
+    Order o = to_order(order, Order::K, "CFAK", "asarray");
     Array host = array_from_host(obj, "asarray");
     if (d.is_cpu() && !copy) return nb::cast(NdArray{std::move(host), nb::borrow(obj)});
-    return wrap(without_gil([&] { return d.is_cpu() ? host.copy(Order::K) : host.to_device(d); }));
-  }, nb::arg("obj"), nb::arg("device").none(), nb::arg("copy"));
+    return wrap(without_gil([&] { return host.copy(o).to_device(d); }));
+  }, nb::arg("obj"), nb::arg("device").none(), nb::arg("copy"), nb::arg("order").none());
   m.def("_empty", [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle order) {
     return wrap(Array::empty(to_shape(shape, "empty"), to_dtype(dtype, DType::Float64, "empty"),
                              to_device(device, "empty"), to_order(order, Order::C, "CF", "empty")));
-  }, nb::arg("shape"), nb::arg("dtype").none(), nb::arg("device").none(), nb::arg("order").none());
+  }, nb::arg("shape").none(), nb::arg("dtype").none(), nb::arg("device").none(), nb::arg("order").none());
   m.def("_empty_like", [](nb::handle proto, nb::handle dtype, nb::handle order) {
     const Array& p = unwrap(proto).array;
     return wrap(Array::empty_like(p, to_dtype(dtype, p.dtype(), "empty_like"),
@@ -98,7 +103,7 @@ void bind_creation(nb::module_& m) {
     Order o = to_order(order, Order::C, "CF", name);
     Scalar v = scalar_from_host(value, name);
     return wrap(without_gil([&] { return full(s, v, dt, d, o, name); }));
-  }, nb::arg("shape"), nb::arg("value"), nb::arg("dtype").none(), nb::arg("device").none(),
+  }, nb::arg("shape").none(), nb::arg("value"), nb::arg("dtype").none(), nb::arg("device").none(),
      nb::arg("order").none(), nb::arg("api"));
   m.def("_arange", [](int64_t length, nb::handle first, nb::handle second, nb::handle dtype,
                       nb::handle device) {

@@ -17,24 +17,50 @@ namespace {
                             "integers, slices, None and ... are supported");
 }
 
+// Re-raises the pending Python error with the same type, its message prefixed by the API.
+[[noreturn]] void raise_prefixed(const char* api) {
+  nb::python_error error;
+  nb::object type = nb::borrow(error.type());
+  std::string message = std::string("[") + api + "] " + nb::str(error.value()).c_str();
+  error.restore();
+  PyErr_Clear();
+  PyErr_SetString(type.ptr(), message.c_str());
+  throw nb::python_error();
+}
+
 int64_t integer_index(nb::handle item) {
   nb::object index = nb::steal(PyNumber_Index(item.ptr()));
-  if (!index.is_valid()) throw nb::python_error();
+  if (!index.is_valid()) raise_prefixed("getitem");
   int overflow = 0;
   long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (overflow) {
-    throw IndexError("[getitem] index " + std::string(nb::str(index).c_str()) +
-                     " is out of bounds (it does not fit in 64 bits)");
+    // NumPy: values that fit uint64 overflow its conversion; anything larger is no index.
+    std::string text = nb::str(index).c_str();
+    PyLong_AsUnsignedLongLong(index.ptr());
+    bool fits_uint64 = !PyErr_Occurred();
+    PyErr_Clear();
+    if (!fits_uint64) throw IndexError("[getitem] index " + text + " is not a valid index");
+    PyErr_SetString(PyExc_OverflowError, ("[getitem] index " + text + " does not fit in 64 bits").c_str());
+    throw nb::python_error();
   }
   return v;
 }
 
-// Booleans, lists and arrays of any rank but 0 are NumPy's advanced indices.
+[[noreturn]] void invalid_index(nb::handle item) {
+  throw IndexError(std::string("[getitem] only integers, slices (`:`), ellipsis (`...`), "
+                               "numpy.newaxis (`None`) and integer or boolean arrays are valid "
+                               "indices, got ") + nb::inst_name(item).c_str());
+}
+
+// Booleans, lists and integer or boolean arrays of any rank but 0 are NumPy's advanced
+// indices; arrays of other kinds are no index at all.
 bool is_advanced_index(nb::handle item) {
   PyObject* o = item.ptr();
   if (PyBool_Check(o) || PyList_Check(o)) return true;
   if (!nb::hasattr(item, "dtype")) return false;
-  if (nb::cast<std::string>(item.attr("dtype").attr("kind")) == "b") return true;
+  std::string kind = nb::cast<std::string>(item.attr("dtype").attr("kind"));
+  if (kind == "b") return true;
+  if (kind != "i" && kind != "u") invalid_index(item);
   return nb::hasattr(item, "ndim") && nb::cast<int>(item.attr("ndim")) != 0;
 }
 
@@ -44,7 +70,7 @@ void append_item(std::vector<IndexItem>& items, nb::handle item) {
     items.push_back(IndexItem::integer(integer_index(item)));
   } else if (PySlice_Check(o)) {
     Py_ssize_t start, stop, step;
-    if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
+    if (PySlice_Unpack(o, &start, &stop, &step) < 0) raise_prefixed("getitem");
     // PySlice_Unpack encodes omitted bounds as +-PY_SSIZE_T_MAX, which the engine clamps.
     items.push_back(IndexItem::slice(start, stop, step));
   } else if (o == Py_None) {
@@ -56,9 +82,7 @@ void append_item(std::vector<IndexItem>& items, nb::handle item) {
   } else if (PyIndex_Check(o)) {
     items.push_back(IndexItem::integer(integer_index(item)));
   } else {
-    throw IndexError(std::string("[getitem] only integers, slices (`:`), ellipsis (`...`), "
-                                 "numpy.newaxis (`None`) and integer or boolean arrays are valid "
-                                 "indices, got ") + nb::inst_name(item).c_str());
+    invalid_index(item);
   }
 }
 
@@ -82,7 +106,8 @@ nb::module_& convert_module() {
 // target dtype, so 300 into int8 raises OverflowError exactly as NumPy does.
 Array value_array(nb::handle value, const Array& target, const char* api) {
   if (is_ndarray(value)) return unwrap(value).array;
-  nb::object host = convert_module().attr("host_value")(value, to_numpy_dtype(target.dtype()), api);
+  nb::object host = convert_module().attr("host_value")(value, to_numpy_dtype(target.dtype()),
+                                                        target.ndim(), api);
   return array_from_host(host, api).to_device(target.device());
 }
 

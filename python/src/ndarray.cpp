@@ -146,26 +146,11 @@ void bind_ndarray(nb::module_& m) {
     if (a.ndim() < 2) throw ValueError("[mT] matrix transpose needs at least 2 dimensions");
     return wrap_view(a.swapaxes(-1, -2), s);
   });
-  cls.def_prop_rw(
-      "real", [](nb::handle s) { return wrap_view(unwrap(s).array.real(), s); },
-      [](nb::handle s, nb::handle value) {
-        nb::object view = wrap_view(unwrap(s).array.real(), s);
-        view.attr("__setitem__")(nb::ellipsis(), value);
-      });
-  cls.def_prop_rw(
-      "imag",
-      [](nb::handle s) {
-        const Array& a = unwrap(s).array;
-        return is_complex(a.dtype()) ? wrap_view(a.imag(), s) : wrap(a.imag());
-      },
-      [](nb::handle s, nb::handle value) {
-        const Array& a = unwrap(s).array;
-        if (!is_complex(a.dtype())) {
-          throw TypeError("[imag] array does not have imaginary part to set");
-        }
-        nb::object view = wrap_view(a.imag(), s);
-        view.attr("__setitem__")(nb::ellipsis(), value);
-      });
+  cls.def_prop_ro("real", [](nb::handle s) { return wrap_view(unwrap(s).array.real(), s); });
+  cls.def_prop_ro("imag", [](nb::handle s) {
+    const Array& a = unwrap(s).array;
+    return is_complex(a.dtype()) ? wrap_view(a.imag(), s) : wrap(a.imag());
+  });
   cls.def_prop_rw(
       "_writeable", [](const NdArray& s) { return s.array.writeable(); },
       [](NdArray& s, bool w) { s.array.set_writeable(w); });
@@ -199,7 +184,7 @@ void bind_ndarray(nb::module_& m) {
   }, nb::arg("order").none() = "C");
   cls.def("flatten", [](const NdArray& s, nb::handle order) {
     Order o = to_order(order, Order::C, "CFAK", "flatten");
-    return wrap(without_gil([&] { return s.array.copy(o).ravel(o); }));
+    return wrap(without_gil([&] { return s.array.flatten(o); }));
   }, nb::arg("order").none() = "C");
   cls.def("copy", [](const NdArray& s, nb::handle order) {
     Order o = to_order(order, Order::C, "CFAK", "copy");

@@ -1,5 +1,8 @@
 """Host-side conversion of Python values to NumPy arrays tessera can take in."""
 
+import operator
+import warnings
+
 import numpy as np
 
 _SUPPORTED = {
@@ -13,19 +16,37 @@ def prefixed(api, error):
     return type(error)(f"[{api}] {error}")
 
 
-def check_dtype(dtype, api):
-    dtype = np.dtype(dtype)
+def _check_kind(dtype, api):
     if (dtype.kind, dtype.itemsize) not in _SUPPORTED or dtype.fields is not None:
         raise TypeError(
             f"[{api}] unsupported dtype {dtype}; tessera supports bool, int8-64, uint8-64, "
             "float16/32/64, complex64/128"
         )
+
+
+def check_dtype(dtype, api):
+    """A dtype= argument as a numpy.dtype; TypeError for what tessera cannot store."""
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError as error:
+        raise prefixed(api, error) from None
+    _check_kind(dtype, api)
+    if not dtype.isnative:
+        raise TypeError(f"[{api}] unsupported dtype {dtype} (non-native byte order)")
     return dtype
+
+
+def index(value, api, what):
+    """operator.index with the API named in the error."""
+    try:
+        return operator.index(value)
+    except TypeError as error:
+        raise TypeError(f"[{api}] {what}: {error}") from None
 
 
 def native(array, api):
     """`array` with a supported dtype in native byte order, aligned (copied only if needed)."""
-    check_dtype(array.dtype, api)
+    _check_kind(array.dtype, api)
     if not array.dtype.isnative:
         array = array.astype(array.dtype.newbyteorder("="))
     if not array.flags.aligned:
@@ -34,20 +55,25 @@ def native(array, api):
 
 
 def is_scalar(value):
-    return isinstance(value, (bool, int, float, complex, np.generic))
+    return isinstance(value, (bool, int, float, complex, str, bytes, np.generic))
 
 
-def host_value(value, dtype, api):
+def host_value(value, dtype, target_ndim, api):
     """The value of an assignment to an array of `dtype`, as a host array.
 
-    Scalars and sequences are converted with NumPy's assignment rules for `dtype` (so 300
-    into int8 raises OverflowError and nan into an integer array raises ValueError, as in
-    NumPy); arrays keep their dtype, and the copy into the destination casts them.
+    Scalars, and anything assigned to a single element, are converted by NumPy's element
+    assignment (300 into int8 raises OverflowError, nan into an integer array ValueError);
+    sequences by NumPy's array coercion for `dtype`, and may not have more dimensions than
+    the destination (at least 1); arrays keep their dtype, and the copy into the
+    destination casts them.
     """
     try:
         if isinstance(value, np.ndarray):
             host = value
-        elif is_scalar(value):
+        elif not is_scalar(value) and np.ndim(value) > max(target_ndim, 1):
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             f"would exceed the maximum number of dimension of {target_ndim}.")
+        elif is_scalar(value) or target_ndim == 0:
             host = np.empty((), dtype)
             host[()] = value
         else:
@@ -55,3 +81,18 @@ def host_value(value, dtype, api):
     except (OverflowError, ValueError, TypeError) as error:
         raise prefixed(api, error) from None
     return native(host, api)
+
+
+def fill_value(value, dtype, api):
+    """A fill value for full/full_like, converted as numpy.copyto(casting='unsafe') does:
+    Python integers out of range raise OverflowError, complex values keep their real part."""
+    try:
+        if isinstance(value, np.ndarray) or not is_scalar(value):
+            return native(np.asarray(value), api)
+        host = np.empty((), dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+            np.copyto(host, value, casting="unsafe")
+        return host
+    except (OverflowError, ValueError, TypeError) as error:
+        raise prefixed(api, error) from None

@@ -1,12 +1,12 @@
 """Array creation with NumPy's signatures and semantics (tessera.array, zeros, arange, ...)."""
 
 import math
-import operator
 
 import numpy as np
 
 from . import _core
-from ._convert import check_dtype, host_value, is_scalar, native, prefixed
+from ._convert import check_dtype, index, is_scalar, native, prefixed
+from ._convert import fill_value as _fill
 
 ndarray = _core.ndarray
 
@@ -58,7 +58,7 @@ def _asarray(obj, dtype, order, device, copy, api):
         raise ValueError(f"[{api}] Unable to avoid copy while creating an array as requested.")
     # Memory of the caller's NumPy array is shared (as numpy.asarray shares it); anything
     # NumPy had to build is copied into tessera's own memory.
-    return _core._from_host(host, dev, not (shares and copy is not True))
+    return _core._from_host(host, dev, not (shares and copy is not True), order)
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None):
@@ -69,7 +69,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None):
 def array(obj, dtype=None, *, copy=True, order="K", ndmin=0, device=None):
     """A tessera array from `obj`, copied unless copy=None (copy=False forbids copying)."""
     out = _asarray(obj, dtype, order, device, copy, "array")
-    ndmin = operator.index(ndmin)
+    ndmin = index(ndmin, "array", "ndmin")
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
     return out
@@ -100,7 +100,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
         return _from_tessera(x, None, None, device, copy, "from_dlpack")
     try:
         host = np.from_dlpack(x)
-    except (BufferError, TypeError, RuntimeError) as error:
+    except (BufferError, TypeError, RuntimeError, AttributeError) as error:
         raise prefixed("from_dlpack", error) from None
     return _asarray(host, None, None, device, copy, "from_dlpack")
 
@@ -129,7 +129,7 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None):
         value = native(_host_array(fill_value, None, None, "full"), "full")
         dtype = value.dtype
     else:
-        value = host_value(fill_value, check_dtype(dtype, "full"), "full")
+        value = _fill(fill_value, check_dtype(dtype, "full"), "full")
     if value.ndim == 0:
         return _core._full(shape, value, dtype, _device_of(device, None), order, "full")
     out = empty(shape, dtype, order, device=device)
@@ -143,8 +143,9 @@ def _like(a, dtype, order, shape, device, api):
     dev = _device_of(device, proto.device)
     if shape is not None or dev != proto.device:
         shape = proto.shape if shape is None else shape
-        layout = "F" if order == "F" or (order in ("A", "K") and proto.flags.f_contiguous
-                                          and not proto.flags.c_contiguous) else "C"
+        same_rank = len((shape,) if isinstance(shape, int) else shape) == proto.ndim
+        keeps_f = proto.flags.f_contiguous and not proto.flags.c_contiguous
+        layout = "F" if order == "F" or (order in ("A", "K") and same_rank and keeps_f) else "C"
         return empty(shape, dtype, layout, device=dev)
     return _core._empty_like(proto, dtype, order)
 
@@ -167,7 +168,7 @@ def ones_like(a, dtype=None, order="K", subok=True, shape=None, *, device=None):
 
 def full_like(a, fill_value, dtype=None, order="K", subok=True, shape=None, *, device=None):
     out = _like(a, dtype, order, shape, device, "full_like")
-    out[...] = fill_value
+    out[...] = fill_value if isinstance(fill_value, ndarray) else _fill(fill_value, out.dtype, "full_like")
     return out
 
 
@@ -185,10 +186,14 @@ def _arange_length(start, stop, step):
         raise ValueError("[arange] Maximum allowed size exceeded") from None
 
 
-def arange(start, stop=None, step=None, dtype=None, *, device=None):
+def arange(start=None, stop=None, step=None, dtype=None, *, device=None):
     """Evenly spaced values in [start, stop), with NumPy's length rule and values."""
+    if start is None and stop is None:
+        raise TypeError("[arange] needs at least a stop value")
     if stop is None:
         start, stop = 0, start
+    elif start is None:
+        start = 0
     if step is None:
         step = 1
     for name, v in (("start", start), ("stop", stop), ("step", step)):
@@ -212,13 +217,13 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
     """`num` evenly spaced samples over [start, stop], computed as numpy.linspace does."""
-    num = operator.index(num)
+    num = index(num, "linspace", "num must be an integer")
     if num < 0:
         raise ValueError(f"[linspace] Number of samples, {num}, must be non-negative.")
     if not (is_scalar(start) and is_scalar(stop)):
         raise NotImplementedError("[linspace] array-valued start and stop are not implemented "
                                   "yet; pass scalars")
-    operator.index(axis)
+    index(axis, "linspace", "axis must be an integer")
     if axis not in (0, -1):
         raise np.exceptions.AxisError(f"[linspace] axis {axis} is out of bounds for array of "
                                       "dimension 1")
@@ -244,9 +249,9 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
     M = N if M is None else M
-    return _core._eye(operator.index(N), operator.index(M), operator.index(k), dtype,
+    return _core._eye(index(N, "eye", "N"), index(M, "eye", "M"), index(k, "eye", "k"), dtype,
                       _device_of(device, None), order)
 
 
 def identity(n, dtype=None, *, device=None):
-    return eye(n, dtype=float if dtype is None else dtype, device=device)
+    return eye(index(n, "identity", "n"), dtype=float if dtype is None else dtype, device=device)

@@ -1,11 +1,10 @@
 """Shape manipulation that makes views: NumPy's function forms of the ndarray methods, and
 the functions that only exist as functions (moveaxis, broadcast_to, atleast_1d, ...)."""
 
-import operator
-
 import numpy as np
 
 from . import _core
+from ._convert import index, prefixed
 from ._creation import asarray
 
 ndarray = _core.ndarray
@@ -38,16 +37,17 @@ def swapaxes(a, axis1, axis2):
     return asarray(a).swapaxes(axis1, axis2)
 
 
-def _axis_list(axis):
-    return [operator.index(axis)] if not isinstance(axis, (tuple, list)) else list(axis)
+def _axis_list(axis, api):
+    axes = axis if isinstance(axis, (tuple, list)) else [axis]
+    return [index(a, api, "axis must be an integer") for a in axes]
 
 
 def moveaxis(a, source, destination):
-    return asarray(a)._moveaxis(_axis_list(source), _axis_list(destination))
+    return asarray(a)._moveaxis(_axis_list(source, "moveaxis"), _axis_list(destination, "moveaxis"))
 
 
 def expand_dims(a, axis):
-    return asarray(a)._expand_dims(_axis_list(axis))
+    return asarray(a)._expand_dims(_axis_list(axis, "expand_dims"))
 
 
 def squeeze(a, axis=None):
@@ -55,7 +55,10 @@ def squeeze(a, axis=None):
 
 
 def broadcast_shapes(*shapes):
-    return np.broadcast_shapes(*shapes)
+    try:
+        return np.broadcast_shapes(*shapes)
+    except (ValueError, TypeError) as error:
+        raise prefixed("broadcast_shapes", error) from None
 
 
 def broadcast_to(array, shape):
@@ -82,33 +85,30 @@ def broadcast_arrays(*args):
     return tuple(out)
 
 
-def _atleast(arrays, ndim, place):
+def _atleast(arrays, ndim, raise_rank):
     out = []
     for a in arrays:
         a = asarray(a)
-        if a.ndim < ndim:
-            a = a.reshape(place(a.shape))
-        out.append(a)
+        out.append(raise_rank(a) if a.ndim < ndim else a)
     return out[0] if len(out) == 1 else tuple(out)  # NumPy: one array alone, else a tuple
 
 
+# As NumPy: 0-d arrays are reshaped, others gain axes by indexing (stride 0 for new axes).
 def atleast_1d(*arys):
-    return _atleast(arys, 1, lambda s: (1,) if not s else s)
+    return _atleast(arys, 1, lambda a: a.reshape(1))
 
 
 def atleast_2d(*arys):
-    return _atleast(arys, 2, lambda s: (1, 1) if not s else (1,) + s)
+    return _atleast(arys, 2, lambda a: a.reshape(1, 1) if a.ndim == 0 else a[None, :])
 
 
 def atleast_3d(*arys):
-    def place(s):
-        if len(s) == 0:
-            return (1, 1, 1)
-        if len(s) == 1:
-            return (1, s[0], 1)
-        return s + (1,)
+    def raise_rank(a):
+        if a.ndim == 0:
+            return a.reshape(1, 1, 1)
+        return a[None, :, None] if a.ndim == 1 else a[:, :, None]
 
-    return _atleast(arys, 3, place)
+    return _atleast(arys, 3, raise_rank)
 
 
 def shape(a):

@@ -5,7 +5,7 @@ Python scalars, printing, pickling and flags. Each goes through a host view of t
 import numpy as np
 
 from . import _core
-from ._convert import prefixed
+from ._convert import fill_value, prefixed
 
 ndarray = _core.ndarray
 
@@ -62,7 +62,7 @@ def _scalar_conversion(name, convert):
     def method(self):
         try:
             return convert(_host(self))
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, OverflowError) as error:
             raise prefixed(name, error) from None
 
     method.__name__ = f"__{name}__"
@@ -89,8 +89,7 @@ def tolist(self):
 def __iter__(self):
     if self.ndim == 0:
         raise TypeError("[iter] iteration over a 0-d array")
-    for i in range(self.shape[0]):
-        yield self[i]
+    return (self[i] for i in range(self.shape[0]))
 
 
 def __repr__(self):
@@ -106,19 +105,35 @@ def __format__(self, spec):
 
 
 def _rebuild(host, device):
-    return _core._from_host(host, _core.Device(device), True)
+    return _core._from_host(host, _core.Device(device), True, "K")
 
 
-def __reduce__(self):
-    return (_rebuild, (np.array(_host(self), copy=True), str(self.device)))
+def __reduce_ex__(self, protocol):
+    # Like NumPy's pickles: protocol 5 keeps the memory layout; older protocols store
+    # Fortran order for Fortran-contiguous arrays and C order otherwise.
+    broadcast = any(s == 0 and n > 1 for s, n in zip(self.strides, self.shape))
+    order = "K" if protocol >= 5 and not broadcast else "A"
+    return (_rebuild, (np.array(_host(self), order=order, copy=True), str(self.device)))
+
+
+def _part_setter(part):
+    """Setting .real/.imag converts the value as numpy.copyto(casting='unsafe') does."""
+
+    def setter(self, value):
+        if part == "imag" and self.dtype.kind != "c":
+            raise TypeError("[imag] array does not have imaginary part to set")
+        view = getattr(self, part)
+        view[...] = value if isinstance(value, ndarray) else fill_value(value, view.dtype, part)
+
+    return setter
 
 
 def __copy__(self):
-    return self.copy()
+    return self.copy(order="K")
 
 
 def __deepcopy__(self, memo):
-    return self.copy()
+    return self.copy(order="K")
 
 
 def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -142,7 +157,9 @@ class Flags:
               "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
               "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
               "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy",
-              "X": "writebackifcopy"}
+              "X": "writebackifcopy", "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved",
+              "B": "behaved", "CARRAY": "carray", "CA": "carray", "FARRAY": "farray",
+              "FA": "farray"}
 
     def __init__(self, array):
         self._array = array
@@ -161,7 +178,28 @@ class Flags:
 
     @property
     def fortran(self):
+        return self.f_contiguous
+
+    @property
+    def fnc(self):
         return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self):
+        return self.f_contiguous or self.c_contiguous
+
+    @property
+    def behaved(self):
+        return self.aligned and self.writeable
+
+    @property
+    def carray(self):
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self):
+        # NumPy tests "any of ALIGNED, WRITEABLE, F_CONTIGUOUS" and not C-contiguous.
+        return (self.aligned or self.writeable or self.f_contiguous) and not self.c_contiguous
 
     @property
     def owndata(self):
@@ -189,12 +227,12 @@ class Flags:
 
     def __getitem__(self, key):
         try:
-            return getattr(self, self._NAMES[key.upper()])
-        except (KeyError, AttributeError):
+            return getattr(self, self._NAMES[key])
+        except (KeyError, TypeError):
             raise KeyError(f"[flags] unknown flag {key!r}") from None
 
     def __setitem__(self, key, value):
-        if self._NAMES.get(str(key).upper()) != "writeable":
+        if self._NAMES.get(key) != "writeable":
             raise KeyError(f"[flags] only WRITEABLE can be set, not {key!r}")
         self.writeable = value
 
@@ -208,7 +246,7 @@ def _install():
     methods = {
         "get": get, "__array__": __array__, "__index__": __index__, "item": item,
         "tolist": tolist, "__iter__": __iter__, "__repr__": __repr__, "__str__": __str__,
-        "__format__": __format__, "__reduce__": __reduce__, "__copy__": __copy__,
+        "__format__": __format__, "__reduce_ex__": __reduce_ex__, "__copy__": __copy__,
         "__deepcopy__": __deepcopy__, "__dlpack__": __dlpack__,
         "__dlpack_device__": __dlpack_device__,
         "__float__": _scalar_conversion("float", float),
@@ -216,6 +254,8 @@ def _install():
         "__complex__": _scalar_conversion("complex", complex),
         "__bool__": _scalar_conversion("bool", bool),
         "flags": property(Flags),
+        "real": property(ndarray.real.fget, _part_setter("real")),
+        "imag": property(ndarray.imag.fget, _part_setter("imag")),
         "astype": astype,
         "__array_priority__": 100,
     }

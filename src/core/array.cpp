@@ -42,11 +42,13 @@ Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Dims shape, Dims strid
   }
   if (size() == 0) return;
   int64_t lo = offset_, hi = offset_ + itemsize();
+  bool overflow = false;
   for (int i = 0; i < ndim(); ++i) {
-    int64_t span = (shape_[i] - 1) * strides_[i];
-    (span < 0 ? lo : hi) += span;
+    int64_t span;
+    overflow |= __builtin_mul_overflow(shape_[i] - 1, strides_[i], &span);
+    overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
   }
-  if (lo < 0 || hi > static_cast<int64_t>(buffer_->bytes())) {
+  if (overflow || lo < 0 || hi > static_cast<int64_t>(buffer_->bytes())) {
     throw ValueError("[ndarray] strides " + strides_.str() + " and offset " +
                      std::to_string(offset_) + " reach outside the buffer of " +
                      std::to_string(buffer_->bytes()) + " bytes");
@@ -73,7 +75,8 @@ Array Array::empty_like(const Array& like, DType dtype, Order order) {
     else if (like.is_f_contiguous()) order = Order::F;
   }
   if (order != Order::K) return empty(like.shape(), dtype, like.device(), order);
-  // Keep the source's axis order: lay the axes out by decreasing absolute stride.
+  // Keep the source's axis order: NumPy's PyArray_CreateSortedStridePerm, a stable sort
+  // by decreasing absolute stride (broadcast axes, stride 0, go innermost).
   const int nd = like.ndim();
   std::vector<int> perm(nd);
   std::iota(perm.begin(), perm.end(), 0);
@@ -175,19 +178,12 @@ Array Array::expand_dims(const std::vector<int>& axes) const {
   std::vector<int> positions = normalize_axes(axes, out_nd, "expand_dims");
   std::vector<bool> inserted(out_nd, false);
   for (int p : positions) inserted[p] = true;
-  Dims shape, strides;
+  Dims shape;
   int src = 0;
-  for (int i = 0; i < out_nd; ++i) {
-    if (inserted[i]) {
-      shape.push_back(1);
-      strides.push_back(0);
-    } else {
-      shape.push_back(shape_[src]);
-      strides.push_back(strides_[src]);
-      ++src;
-    }
-  }
-  return as_strided(std::move(shape), std::move(strides), offset_);
+  for (int i = 0; i < out_nd; ++i) shape.push_back(inserted[i] ? 1 : shape_[src++]);
+  checked_size(shape, itemsize(), "expand_dims");
+  // NumPy's expand_dims is a reshape, and takes the strides a reshape gives.
+  return *reshape_view(shape, Order::C);
 }
 
 Array Array::squeeze() const {
@@ -201,6 +197,10 @@ Array Array::squeeze() const {
 }
 
 Array Array::squeeze(const std::vector<int>& axes) const {
+  // NumPy's legacy rule: a 0-d array accepts axis 0 or -1 and stays as it is.
+  if (ndim() == 0 && std::all_of(axes.begin(), axes.end(), [](int a) { return a == 0 || a == -1; })) {
+    return *this;
+  }
   std::vector<int> drop = normalize_axes(axes, ndim(), "squeeze");
   for (int a : drop) {
     if (shape_[a] != 1) {
@@ -220,6 +220,13 @@ Array Array::squeeze(const std::vector<int>& axes) const {
 
 Array Array::broadcast_to(const Dims& shape) const {
   const int nd = shape.size();
+  for (int64_t d : shape) {
+    if (d < 0) {
+      throw ValueError("[broadcast_to] all elements of broadcast shape must be non-negative, "
+                       "got " + shape.str());
+    }
+  }
+  checked_size(shape, itemsize(), "broadcast_to");
   bool ok = nd >= ndim();
   Dims strides(nd, 0);
   for (int i = 0; i < nd && ok; ++i) {
@@ -227,11 +234,12 @@ Array Array::broadcast_to(const Dims& shape) const {
       throw ValueError("[broadcast_to] all elements of broadcast shape must be non-negative, "
                        "got " + shape.str());
     }
+    // NumPy gives every length-1 source axis stride 0, even where the target is 1 too.
     int src = i - (nd - ndim());
-    if (src < 0) continue;
+    if (src < 0 || shape_[src] == 1) continue;
     if (shape_[src] == shape[i]) {
       strides[i] = strides_[src];
-    } else if (shape_[src] != 1) {
+    } else {
       ok = false;
     }
   }

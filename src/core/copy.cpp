@@ -60,9 +60,11 @@ void Array::assign(const Array& src) {
     throw ValueError("[setitem] the value is on " + src.device().str() +
                      " but the array is on " + device().str());
   }
-  Array from;
+  // NumPy drops leading length-1 axes of a source with more dimensions than the target.
+  Array from = src;
+  while (from.ndim() > ndim() && from.shape()[0] == 1) from = from.squeeze({0});
   try {
-    from = src.broadcast_to(shape_);
+    from = from.broadcast_to(shape_);
   } catch (const ValueError&) {
     throw ValueError("[setitem] could not broadcast input array from shape " +
                      src.shape().str() + " into shape " + shape_.str());

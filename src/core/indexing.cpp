@@ -86,6 +86,10 @@ Array Array::index(const std::vector<IndexItem>& items) const {
     }
   }
   if (ellipses == 0) take_whole_axes(ndim() - axis);
+  if (shape.size() > kMaxDims) {
+    throw IndexError("[getitem] number of dimensions must be within [0, " +
+                     std::to_string(kMaxDims) + "], the index makes " + std::to_string(shape.size()));
+  }
   // An empty view must not point past the buffer; where it points does not matter.
   return as_strided(std::move(shape), std::move(strides), empty_result ? offset_ : offset);
 }

@@ -1,5 +1,7 @@
 // reshape and ravel: a view whenever the strides allow one, as NumPy decides it.
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 
 #include "tessera/array.h"
@@ -14,11 +16,9 @@ Dims resolve_unknown(const Dims& shape, int64_t size) {
   int unknown = -1;
   int64_t known = 1;
   for (int i = 0; i < out.size(); ++i) {
-    if (out[i] == -1) {
+    if (out[i] < 0) {  // NumPy takes any negative length as the unknown one
       if (unknown >= 0) throw ValueError("[reshape] can only specify one unknown dimension");
       unknown = i;
-    } else if (out[i] < 0) {
-      throw ValueError("[reshape] negative dimensions not allowed, got " + shape.str());
     } else {
       known *= out[i];
     }
@@ -121,7 +121,35 @@ Array Array::ravel(Order order) const {
       expected *= it->second;
     }
     if (packed) return as_strided(flat, Dims{itemsize()}, offset_);
-    return copy(Order::K).ravel(Order::K);
+  }
+  return flatten(order);
+}
+
+// NumPy's iterator order for order='K': an insertion sort by decreasing absolute stride in
+// which a zero stride (a broadcast axis) constrains nothing, so ambiguous axes keep C order.
+static std::vector<int> keep_order_axes(const Dims& strides) {
+  std::vector<int> perm(strides.size());
+  std::iota(perm.begin(), perm.end(), 0);
+  auto stride = [&](int axis) { return std::llabs(strides[axis]); };
+  for (int i = 1; i < strides.size(); ++i) {
+    const int axis = perm[i];
+    int pos = i;
+    for (int j = i - 1; j >= 0; --j) {
+      if (stride(axis) == 0 || stride(perm[j]) == 0) continue;
+      if (stride(perm[j]) >= stride(axis)) break;
+      pos = j;
+    }
+    perm.erase(perm.begin() + i);
+    perm.insert(perm.begin() + pos, axis);
+  }
+  return perm;
+}
+
+Array Array::flatten(Order order) const {
+  if (order == Order::A) order = is_f_contiguous() && !is_c_contiguous() ? Order::F : Order::C;
+  const Dims flat{size()};
+  if (order == Order::K) {
+    return transpose(keep_order_axes(strides_)).copy(Order::C).reshape_view(flat, Order::C).value();
   }
   return copy(order).reshape_view(flat, order).value();
 }

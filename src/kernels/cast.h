@@ -33,7 +33,7 @@ template <typename To>
 TS_HD To float_to_int(double v) {
   if constexpr (std::is_same_v<To, uint64_t>) {
     constexpr double two63 = 9223372036854775808.0;
-    if (v < two63) return static_cast<uint64_t>(truncate_to<int64_t>(v));
+    if (!(v >= two63)) return static_cast<uint64_t>(truncate_to<int64_t>(v));
     return static_cast<uint64_t>(truncate_to<int64_t>(v - two63)) ^ (uint64_t{1} << 63);
   } else if constexpr (std::is_same_v<To, int64_t> || std::is_same_v<To, uint32_t>) {
     return static_cast<To>(truncate_to<int64_t>(v));

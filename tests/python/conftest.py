@@ -59,3 +59,23 @@ def assert_same(t, n, *, strides=False):
                 f"signs of zero differ:\n{got}\n!=\n{n}"
     if strides:
         assert t.strides == n.strides, f"strides {t.strides} != {n.strides}"
+
+
+# Known differences from NumPy, each named with its reason. strict=True: when tessera is
+# fixed, the test passes, the xfail fails, and the entry must be removed.
+_NESTED_LIST = ("a[i, j] = [[7]] into an integer/bool/complex array: NumPy raises TypeError "
+                "(element assignment), tessera ValueError (too many dimensions)")
+_ZERO_D_LIST = ("a0d[()] = [[1]]: NumPy raises ValueError for 0-d destinations, tessera's "
+                "element assignment raises TypeError for int/complex")
+KNOWN_DIFFERENCES = {
+    **{f"test_setitem_lists[cpu-(1,1)-[[7]]-{d}]": _NESTED_LIST
+       for d in ("int16", "complex64", "bool")},
+    **{f"test_setitem_0d_destination[cpu-{d}]": _ZERO_D_LIST for d in ("int32", "complex128")},
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        reason = KNOWN_DIFFERENCES.get(item.name)
+        if reason:
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=True))

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "tessera/errors.h"
@@ -31,6 +32,7 @@ CachingHostAllocator::CachingHostAllocator(size_t cache_limit) {
 CachingHostAllocator::~CachingHostAllocator() { release_cached(); }
 
 size_t CachingHostAllocator::size_class(size_t bytes) {
+  if (bytes > (std::numeric_limits<size_t>::max() >> 2)) return 0;  // allocate() refuses these
   if (bytes <= 512) return bytes <= kAlignment ? kAlignment : (bytes + 63) / 64 * 64;
   // Four classes per power of two: at most 25% slack, few distinct sizes to match.
   size_t top = std::bit_floor(bytes - 1);
@@ -39,6 +41,9 @@ size_t CachingHostAllocator::size_class(size_t bytes) {
 }
 
 void* CachingHostAllocator::allocate(size_t bytes) {
+  if (bytes > (std::numeric_limits<size_t>::max() >> 2)) {
+    throw OutOfMemoryError("[allocate] cannot allocate " + std::to_string(bytes) + " bytes on cpu");
+  }
   size_t cls = size_class(bytes);
   {
     std::lock_guard lock(mutex_);
