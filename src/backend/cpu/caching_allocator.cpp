@@ -32,7 +32,7 @@ CachingHostAllocator::CachingHostAllocator(size_t cache_limit) {
 CachingHostAllocator::~CachingHostAllocator() { release_cached(); }
 
 size_t CachingHostAllocator::size_class(size_t bytes) {
-  if (bytes > (std::numeric_limits<size_t>::max() >> 2)) return 0;  // allocate() refuses these
+  if (bytes > (std::numeric_limits<size_t>::max() >> 2)) return bytes;  // allocate() refuses these
   if (bytes <= 512) return bytes <= kAlignment ? kAlignment : (bytes + 63) / 64 * 64;
   // Four classes per power of two: at most 25% slack, few distinct sizes to match.
   size_t top = std::bit_floor(bytes - 1);
