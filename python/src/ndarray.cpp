@@ -33,6 +33,12 @@ nb::dict array_interface(const NdArray& self) {
   return d;
 }
 
+// A result that may be a view of `self` (reshape, ravel) or a new array.
+nb::object wrap_view_or_new(nb::handle self, Array out) {
+  bool shares = out.buffer() == unwrap(self).array.buffer();
+  return shares ? wrap_view(std::move(out), self) : wrap(std::move(out));
+}
+
 // reshape(*shape) takes reshape(2, 3), reshape((2, 3)) and reshape(shape=(2, 3)).
 Dims shape_from_args(nb::args args, nb::handle fallback, const char* api) {
   if (args.size() == 1) return to_shape(args[0], api);
@@ -62,11 +68,10 @@ nb::object reshape(nb::handle self, nb::args args, nb::kwargs kwargs) {
     return wrap(without_gil([&] { return a.copy(order).reshape(shape, order); }));
   }
   Array out = a.reshape(shape, order);
-  bool shares = out.buffer() == a.buffer();
-  if (!copy_kw.is_none() && !shares) {
+  if (!copy_kw.is_none() && out.buffer() != a.buffer()) {
     throw ValueError("[reshape] Unable to avoid creating a copy while reshaping.");
   }
-  return shares ? wrap_view(std::move(out), self) : wrap(std::move(out));
+  return wrap_view_or_new(self, std::move(out));
 }
 
 nb::object transpose(nb::handle self, nb::args args) {
@@ -77,11 +82,6 @@ nb::object transpose(nb::handle self, nb::args args) {
   std::vector<int> axes = to_axes(args.size() == 1 ? nb::handle(args[0]) : nb::handle(args),
                                   "transpose");
   return wrap_view(a.transpose(axes), self);
-}
-
-nb::object from_ravel(nb::handle self, Array out) {
-  bool shares = out.buffer() == unwrap(self).array.buffer();
-  return shares ? wrap_view(std::move(out), self) : wrap(std::move(out));
 }
 
 }  // namespace
@@ -180,7 +180,7 @@ void bind_ndarray(nb::module_& m) {
   cls.def("ravel", [](nb::handle s, nb::handle order) {
     const Array& a = unwrap(s).array;
     Order o = to_order(order, Order::C, "CFAK", "ravel");
-    return from_ravel(s, without_gil([&] { return a.ravel(o); }));
+    return wrap_view_or_new(s, without_gil([&] { return a.ravel(o); }));
   }, nb::arg("order").none() = "C");
   cls.def("flatten", [](const NdArray& s, nb::handle order) {
     Order o = to_order(order, Order::C, "CFAK", "flatten");
@@ -205,9 +205,6 @@ void bind_ndarray(nb::module_& m) {
     if (d == a.device()) return nb::borrow(s);
     return wrap(without_gil([&] { return a.to_device(d); }));
   }, nb::arg("device").none());
-  cls.def("_diagonal_view", [](nb::handle s, int64_t k) {
-    return wrap_view(unwrap(s).array.diagonal_view(k), s);
-  });
   cls.def("_expand_dims", [](nb::handle s, nb::handle axis) {
     return wrap_view(unwrap(s).array.expand_dims(to_axes(axis, "expand_dims")), s);
   });
@@ -217,9 +214,6 @@ void bind_ndarray(nb::module_& m) {
   });
   cls.def("_broadcast_to", [](nb::handle s, nb::handle shape) {
     return wrap_view(unwrap(s).array.broadcast_to(to_shape(shape, "broadcast_to")), s);
-  });
-  cls.def("_shares_buffer", [](const NdArray& s, const NdArray& o) {
-    return s.array.buffer() == o.array.buffer();
   });
 
   bind_indexing(cls);

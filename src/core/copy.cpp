@@ -1,8 +1,7 @@
 // Operations that move data: copies, casts, assignment, fills and transfers.
 
-#include <algorithm>
+#include <memory>
 #include <string>
-#include <vector>
 
 #include "backend/backend.h"
 #include "tessera/array.h"
@@ -33,10 +32,11 @@ bool may_overlap(const Array& a, const Array& b) {
 // Copies between devices go through host memory.
 Array transfer(const Array& src, Device to) {
   Array contiguous = src.is_c_contiguous() ? src : src.copy(Order::C);
-  std::vector<std::byte> staging(static_cast<size_t>(src.nbytes()));
-  backend_for(src.device()).download(contiguous, staging.data());
+  // Uninitialized staging: every byte is written by the download.
+  std::unique_ptr<std::byte[]> staging(new std::byte[static_cast<size_t>(src.nbytes())]);
+  backend_for(src.device()).download(contiguous, staging.get());
   Array out = Array::empty(src.shape(), src.dtype(), to);
-  backend_for(to).upload(staging.data(), out);
+  backend_for(to).upload(staging.get(), out);
   return out;
 }
 

@@ -28,6 +28,13 @@ def dtype(request):
     return np.dtype(request.param)
 
 
+# One dtype per kind and item size, for tests whose other parameters multiply quickly.
+@pytest.fixture(params=[np.bool_, np.int16, np.float32, np.int64, np.complex128],
+                ids=lambda d: np.dtype(d).name)
+def some_dtype(request):
+    return np.dtype(request.param)
+
+
 def sample(shape, dtype, seed=0):
     """Deterministic NumPy data of `shape` and `dtype`, with negative values where the dtype
     has them and non-trivial imaginary parts for complex dtypes."""

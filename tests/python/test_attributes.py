@@ -12,80 +12,13 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
+from oracle import assert_raises_like, compact_id as _ids, data, make, message_of
 
 LAYOUTS = ["contiguous", "fortran", "strided", "negative", "broadcast", "transposed_negative"]
 
 
 # --------------------------------------------------------------------------------------------
 # helpers
-
-
-def data(shape, dtype, seed=0):
-    """sample() as an ndarray that owns its data (0-d included)."""
-    return np.array(sample(shape, dtype, seed))
-
-
-def make(shape, dtype, layout, seed=0):
-    """(numpy owner, tessera owner, numpy input, tessera input) with the same values and the
-    same memory layout."""
-    shape = tuple(shape)
-    nd = len(shape)
-    if layout == "contiguous" or nd == 0:
-        base = data(shape, dtype, seed)
-        tbase = tp.array(base)
-        return base, tbase, base, tbase
-    if layout == "fortran":
-        base = data(shape[::-1], dtype, seed)
-        tbase = tp.array(base)
-        return base, tbase, base.T, tbase.T
-    if layout == "transposed_negative":
-        base = data(shape[::-1], dtype, seed)
-        tbase = tp.array(base)
-        return base, tbase, base.T[::-1], tbase.T[::-1]
-    if layout == "strided":
-        base = data(tuple(2 * s + 1 for s in shape), dtype, seed)
-        key = (slice(1, None, 2),) * nd
-    elif layout == "negative":
-        base = data(shape, dtype, seed)
-        key = (slice(None, None, -1),) * nd
-    elif layout == "broadcast":
-        base = data((1,) + shape[1:], dtype, seed)
-        tbase = tp.array(base)
-        t = tp.broadcast_to(tbase, shape)
-        # NumPy gets tessera's strides, so that the operation under test starts from the same
-        # layout (test_views.py::test_broadcast_to checks broadcast_to's own strides)
-        n = np.lib.stride_tricks.as_strided(base, shape, t.strides, writeable=False)
-        return base, tbase, n, t
-    else:
-        raise AssertionError(layout)
-    tbase = tp.array(base)
-    return base, tbase, base[key], tbase[key]
-
-
-def message_of(error):
-    return str(error.args[0]) if error.args else ""
-
-
-def public_type(error):
-    """The exception type NumPy documents: private subclasses (numpy._core's
-    _ArrayMemoryError) count as their public builtin base."""
-    cls = type(error)
-    if cls.__module__.startswith("numpy._"):
-        cls = next(c for c in cls.__mro__ if c.__module__ == "builtins")
-    return cls
-
-
-def assert_raises_like(np_call, tp_call):
-    """tessera raises the exception type NumPy raises, with a message starting with '['."""
-    with pytest.raises(Exception) as np_info:
-        np_call()
-    with pytest.raises(Exception) as tp_info:
-        tp_call()
-    assert type(tp_info.value) is public_type(np_info.value), \
-        f"NumPy raised {type(np_info.value).__name__}({np_info.value}), tessera " \
-        f"{type(tp_info.value).__name__}({tp_info.value})"
-    assert message_of(tp_info.value).startswith("["), \
-        f"message lacks the API prefix: {message_of(tp_info.value)!r}"
 
 
 def same_outcome(np_call, tp_call, check=None):
@@ -101,10 +34,6 @@ def same_outcome(np_call, tp_call, check=None):
         assert got.shape == expected.shape and got.dtype == expected.dtype
     else:
         check(got, expected)
-
-
-def _ids(value):
-    return str(value).replace(" ", "")
 
 
 def dtype_id(d):

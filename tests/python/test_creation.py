@@ -8,46 +8,19 @@ import pytest
 
 import tessera as tp
 from conftest import ALL_DTYPES, assert_same, sample
-
-DTYPE_IDS = [np.dtype(d).name for d in ALL_DTYPES]
-
-# One dtype per kind and item size, for tests whose other parameters multiply quickly.
-SOME_DTYPES = [np.bool_, np.int16, np.float32, np.int64, np.complex128]
-
-
-@pytest.fixture(params=SOME_DTYPES, ids=lambda d: np.dtype(d).name)
-def some_dtype(request):
-    return np.dtype(request.param)
+from oracle import (
+    DTYPE_IDS,
+    DLPackOnly,
+    assert_raises_like,
+    make_numpy,
+    make_pair,
+    numpy_result,
+    shares,
+)
+from oracle import PAIR_LAYOUT_NAMES as LAYOUT_NAMES
 
 
 # ----------------------------------------------------------------------------- helpers
-
-def assert_raises_like(np_call, tp_call):
-    """tessera raises the exception type NumPy raises for the same call, with a message
-    that starts with the API-name prefix "[...]"."""
-    __tracebackhide__ = True
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises(Exception) as expected:
-            np_call()
-    with pytest.raises(Exception) as got:
-        tp_call()
-    assert type(got.value) is type(expected.value), (
-        f"NumPy raises {type(expected.value).__name__}({expected.value}), tessera raises "
-        f"{type(got.value).__name__}({got.value})")
-    assert str(got.value).startswith("["), f"message lacks the API prefix: {got.value!r}"
-
-
-def numpy_result(np_call):
-    """NumPy's answer, or the exception it raises (warnings silenced)."""
-    __tracebackhide__ = True
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return np_call(), None
-        except Exception as error:  # noqa: BLE001  (any NumPy error is the expectation)
-            return None, error
-
 
 def check_like_numpy(np_call, tp_call, *, strides=False, bits=False):
     """Runs both; tessera must give NumPy's result, or raise NumPy's exception type."""
@@ -86,54 +59,6 @@ def assert_layout(t, n):
     assert t.flags.c_contiguous == n.flags.c_contiguous
     assert t.flags.f_contiguous == n.flags.f_contiguous
 
-
-def shares(t, n):
-    return np.shares_memory(np.asarray(t), n)
-
-
-# Layouts: the base shape and a view built the same way from a NumPy or a tessera array.
-LAYOUTS = {
-    "0d": ((), lambda x, m: x),
-    "empty": ((0, 3), lambda x, m: x),
-    "1d": ((7,), lambda x, m: x),
-    "c2d": ((3, 4), lambda x, m: x),
-    "fortran": ((3, 4), lambda x, m: m.asfortranarray(x)),
-    "transposed": ((4, 3), lambda x, m: x.T),
-    "strided": ((6, 8), lambda x, m: x[::2, 1::3]),
-    "negative": ((5, 6), lambda x, m: x[::-1, ::-2]),
-    "broadcast": ((1, 4), lambda x, m: m.broadcast_to(x, (3, 4))),
-    "permuted3d": ((2, 3, 4), lambda x, m: x.transpose(2, 0, 1)),
-    "empty_negative": ((4, 0), lambda x, m: x[::-1]),
-}
-LAYOUT_NAMES = list(LAYOUTS)
-
-
-def make_numpy(layout, dtype, seed=0):
-    shape, view = LAYOUTS[layout]
-    return view(np.asarray(sample(shape, dtype, seed)), np)
-
-
-def make_pair(layout, dtype, seed=0):
-    """(tessera view, NumPy view) of the same data and layout."""
-    shape, view = LAYOUTS[layout]
-    base = np.asarray(sample(shape, dtype, seed))  # sample() gives NumPy scalars for 0-d
-    return view(tp.array(base), tp), view(base, np)
-
-
-class DLPackOnly:
-    """A DLPack producer that is nothing else (no __array__, no buffer protocol)."""
-
-    def __init__(self, array):
-        self._array = array
-
-    def __dlpack__(self, **kwargs):
-        return self._array.__dlpack__(**kwargs)
-
-    def __dlpack_device__(self):
-        return self._array.__dlpack_device__()
-
-
-# ------------------------------------------------------------- asarray / array: NumPy input
 
 @pytest.mark.parametrize("layout", LAYOUT_NAMES)
 def test_asarray_numpy_layouts_share_memory(device, dtype, layout):

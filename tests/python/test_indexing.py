@@ -7,77 +7,13 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
+from oracle import assert_raises_like, changed, compact_id as _ids, data, make, message_of, owner
 
 LAYOUTS = ["contiguous", "fortran", "strided", "negative", "broadcast"]
 
 
 # --------------------------------------------------------------------------------------------
 # helpers
-
-
-def data(shape, dtype, seed=0):
-    """sample() as an ndarray that owns its data (0-d included)."""
-    return np.array(sample(shape, dtype, seed))
-
-
-def make(shape, dtype, layout, seed=0):
-    """(numpy owner, tessera owner, numpy input, tessera input) with the same values and the
-    same memory layout."""
-    shape = tuple(shape)
-    nd = len(shape)
-    if layout == "contiguous" or nd == 0:
-        base = data(shape, dtype, seed)
-        tbase = tp.array(base)
-        return base, tbase, base, tbase
-    if layout == "fortran":
-        base = data(shape[::-1], dtype, seed)
-        tbase = tp.array(base)
-        return base, tbase, base.T, tbase.T
-    if layout == "strided":
-        base = data(tuple(2 * s + 1 for s in shape), dtype, seed)
-        key = (slice(1, None, 2),) * nd
-    elif layout == "negative":
-        base = data(shape, dtype, seed)
-        key = (slice(None, None, -1),) * nd
-    elif layout == "broadcast":
-        base = data((1,) + shape[1:], dtype, seed)
-        tbase = tp.array(base)
-        t = tp.broadcast_to(tbase, shape)
-        n = np.lib.stride_tricks.as_strided(base, shape, t.strides, writeable=False)
-        return base, tbase, n, t
-    else:
-        raise AssertionError(layout)
-    tbase = tp.array(base)
-    return base, tbase, base[key], tbase[key]
-
-
-def owner(t):
-    return t if t.base is None else t.base
-
-
-def changed(value, dtype):
-    """A value of `dtype` different from `value`."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        return np.logical_not(value)
-    return (np.asarray(value, dtype) + np.asarray(1, dtype)).astype(dtype)[()]
-
-
-def message_of(error):
-    return str(error.args[0]) if error.args else ""
-
-
-def assert_raises_like(np_call, tp_call):
-    """tessera raises the exception type NumPy raises, with a message starting with '['."""
-    with pytest.raises(Exception) as np_info:
-        np_call()
-    with pytest.raises(Exception) as tp_info:
-        tp_call()
-    assert type(tp_info.value) is type(np_info.value), \
-        f"NumPy raised {type(np_info.value).__name__}({np_info.value}), tessera " \
-        f"{type(tp_info.value).__name__}({tp_info.value})"
-    assert message_of(tp_info.value).startswith("["), \
-        f"message lacks the API prefix: {message_of(tp_info.value)!r}"
 
 
 def same_assignment(n, t, nbase, tbase, key, np_value, tp_value=None):
@@ -102,10 +38,6 @@ def same_assignment(n, t, nbase, tbase, key, np_value, tp_value=None):
     t[key] = tp_value
     assert_same(t, n)
     assert_same(tbase, nbase)
-
-
-def _ids(value):
-    return str(value).replace(" ", "")
 
 
 def key_id(key):

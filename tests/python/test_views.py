@@ -13,6 +13,7 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
+from oracle import assert_raises_like, changed, compact_id as _ids, data, make, owner
 
 LAYOUTS = ["contiguous", "fortran", "strided", "negative", "partial", "leading",
            "transposed_negative", "broadcast"]
@@ -20,67 +21,6 @@ LAYOUTS = ["contiguous", "fortran", "strided", "negative", "partial", "leading",
 
 # --------------------------------------------------------------------------------------------
 # helpers
-
-
-def data(shape, dtype, seed=0):
-    """sample() as an ndarray that owns its data (0-d included)."""
-    return np.array(sample(shape, dtype, seed))
-
-
-def make(shape, dtype, layout, seed=0):
-    """(numpy owner, tessera owner, numpy input, tessera input): the inputs have the same
-    values and the same memory layout; the owners hold their data."""
-    shape = tuple(shape)
-    nd = len(shape)
-    if layout == "contiguous" or nd == 0:
-        base = data(shape, dtype, seed)
-        tbase = tp.array(base)
-        return base, tbase, base, tbase
-    if layout == "fortran":
-        base = data(shape[::-1], dtype, seed)
-        tbase = tp.array(base)
-        return base, tbase, base.T, tbase.T
-    if layout == "strided":  # every axis stepped by 2 from offset 1
-        base = data(tuple(2 * s + 1 for s in shape), dtype, seed)
-        key = (slice(1, None, 2),) * nd
-    elif layout == "negative":  # every axis reversed
-        base = data(shape, dtype, seed)
-        key = (slice(None, None, -1),) * nd
-    elif layout == "partial":  # last axis cut short: rows are contiguous, not adjacent
-        base = data(shape[:-1] + (shape[-1] + 2,), dtype, seed)
-        key = (slice(None),) * (nd - 1) + (slice(1, shape[-1] + 1),)
-    elif layout == "leading":  # first axis stepped by 2: each sub-block is contiguous
-        base = data((2 * shape[0],) + shape[1:], dtype, seed)
-        key = (slice(None, None, 2),)
-    elif layout == "transposed_negative":  # axes reversed, then the (new) first axis reversed
-        base = data(shape[::-1], dtype, seed)
-        tbase = tp.array(base)
-        return base, tbase, base.T[::-1], tbase.T[::-1]
-    elif layout == "broadcast":  # first axis broadcast from length 1
-        base = data((1,) + shape[1:], dtype, seed)
-        tbase = tp.array(base)
-        t = tp.broadcast_to(tbase, shape)
-        # The NumPy input gets tessera's strides, so that the operation under test starts from
-        # the same layout (test_broadcast_to checks broadcast_to's own strides).
-        n = np.lib.stride_tricks.as_strided(base, shape, t.strides, writeable=False)
-        return base, tbase, n, t
-    else:
-        raise AssertionError(layout)
-    tbase = tp.array(base)
-    return base, tbase, base[key], tbase[key]
-
-
-def owner(t):
-    """The tessera array that owns t's data."""
-    return t if t.base is None else t.base
-
-
-def changed(value, dtype):
-    """A value of `dtype` different from `value` (as NumPy computes it)."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "b":
-        return np.logical_not(value)
-    return (np.asarray(value, dtype) + np.asarray(1, dtype)).astype(dtype)[()]
 
 
 def check_view_result(got, expected, nbase, tbase, *, check_strides=True):
@@ -114,22 +54,6 @@ def same_outcome(np_call, tp_call, *, strides=False):
         assert_same(tp_call(), expected, strides=strides)
 
 
-def assert_raises_like(np_call, tp_call):
-    """tessera raises the exception type NumPy raises, with a message starting with '['."""
-    with pytest.raises(Exception) as np_info:
-        np_call()
-    with pytest.raises(Exception) as tp_info:
-        tp_call()
-    assert type(tp_info.value) is type(np_info.value), \
-        f"NumPy raised {type(np_info.value).__name__}, tessera {type(tp_info.value).__name__}: " \
-        f"{tp_info.value}"
-    message = str(tp_info.value.args[0]) if tp_info.value.args else ""
-    assert message.startswith("["), f"message lacks the API prefix: {message!r}"
-
-
-# --------------------------------------------------------------------------------------------
-# reshape
-
 RESHAPES = [
     ((6,), (2, 3)), ((6,), (3, 2)), ((6,), (-1, 2)), ((6,), (1, 6, 1)), ((6,), (6,)),
     ((2, 3), (6,)), ((2, 3), (3, 2)), ((2, 3), (-1,)), ((2, 3), (1, 2, 3)), ((2, 3), (2, 1, 3, 1)),
@@ -141,10 +65,6 @@ RESHAPES = [
     ((), (1,)), ((), (1, 1)), ((), ()), ((1,), ()), ((1, 1), ()),
     ((0, 3), (3, 0)), ((0, 3), (0,)), ((0, 3), (-1, 3)), ((2, 0, 3), (6, 0)),
 ]
-
-
-def _ids(value):
-    return str(value).replace(" ", "")
 
 
 def with_layouts(cases, layouts=LAYOUTS):
