@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libhwy-dev
 SOURCES := CMakeLists.txt pyproject.toml $(shell find src include python tests/cpp -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.py' \) 2>/dev/null)
 
-BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(DEVICE),--device $(DEVICE))
+BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(DEVICE),--device $(DEVICE)) $(if $(PEERS),--peers)
 
 .PHONY: test bench build setup clean
 
@@ -21,8 +21,12 @@ test: build
 	$(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
-bench: build
+bench: build $(if $(PEERS),$(VENV)/.peers-stamp)
 	$(PY) -m tessera.bench $(BENCH_ARGS)
+
+$(VENV)/.peers-stamp: requirements-peers.txt $(VENV)/.stamp
+	$(PY) -m pip install -q -r requirements.txt -r requirements-peers.txt
+	@touch $@
 
 setup: build/.apt-stamp $(VENV)/.stamp
 

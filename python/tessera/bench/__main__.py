@@ -9,6 +9,7 @@ import sys
 
 import tessera as tp
 
+from . import peers as peer_libraries
 from . import report
 from .cases import all_cases
 from .runner import run_case
@@ -19,6 +20,8 @@ def parse_args(argv):
     p.add_argument("--device", default=None, help="cpu or cuda (default: tessera's default device)")
     p.add_argument("--quick", action="store_true", help="smaller sizes; the whole run in minutes")
     p.add_argument("--cases", default="*", help="globs over case names, separated by |, e.g. 'sin*|a + b'")
+    p.add_argument("--peers", action="store_true",
+                   help="also time numexpr, Numba and JAX where installed (make bench PEERS=1 installs them)")
     p.add_argument("--out", default="bench/results", help="folder for the JSON and PNG")
     p.add_argument("--docs", default=None,
                    help="also rewrite the figures section of this Markdown file (docs/benchmarks.md)")
@@ -41,16 +44,23 @@ def main(argv=None):
     if not cases:
         sys.exit(f"no benchmark case matches {args.cases!r}")
     budget = 1.0 if args.quick else 3.0
+    peers = []
+    if args.peers:
+        peers, absent = peer_libraries.installed()
+        if absent:
+            print(f"peers not installed, left out: {', '.join(absent)} (make bench PEERS=1 installs them)",
+                  file=sys.stderr)
     with device:
         triad = tp._core._stream_triad_bandwidth(20_000_000 if not args.quick else 5_000_000, 10)
         results = []
         for i, case in enumerate(cases):
             progress(i, len(cases), f"{case.name} {case.size}")
-            results.append(run_case(case, budget))
+            results.append(run_case(case, budget, peers))
         progress(len(cases), len(cases), "done")
     sys.stderr.write("\n")
     header = f"device {device}, {tp.get_num_threads()} threads; STREAM triad {triad / 1e9:.1f} GB/s"
-    text = report.table(results, triad)
+    peer_names = [p.name for p in peers]
+    text = report.table(results, triad, peer_names)
     print(header)
     print(text)
     if args.docs:
@@ -59,9 +69,9 @@ def main(argv=None):
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     json_path = os.path.join(args.out, f"{stamp}.json")
     with open(json_path, "w") as f:
-        json.dump(report.to_json(results, triad, device, args), f, indent=1)
+        json.dump(report.to_json(results, triad, device, args, peers), f, indent=1)
     png_path = os.path.join(args.out, f"{stamp}.png")
-    report.chart(results, png_path)
+    report.chart(results, png_path, peer_names)
     print(f"\nwrote {json_path} and {png_path}")
     failed = [r for r in results if r.status == "failed"]
     if failed:

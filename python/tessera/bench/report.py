@@ -26,7 +26,7 @@ def machine_info():
             "platform": platform.platform(), "python": sys.version.split()[0]}
 
 
-def versions():
+def versions(peers=()):
     blas = "unknown"
     try:
         config = np.show_config(mode="dicts")
@@ -37,20 +37,31 @@ def versions():
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                             cwd=os.path.dirname(__file__)).stdout.strip()
     return {"tessera": tp.__version__, "tessera_commit": commit, "numpy": np.__version__,
-            "numpy_blas": blas.strip()}
+            "numpy_blas": blas.strip(), **{p.name: p.version() for p in peers}}
 
 
 def _fmt_time(t):
     return f"{t * 1e6:8.1f} us" if t < 1e-3 else f"{t * 1e3:8.2f} ms" if t < 1 else f"{t:8.3f} s "
 
 
-def table(results, triad_bw):
-    lines = [f"{'case':<26} {'size':>9} {'tessera':>11} {'numpy':>11} {'numpy/tessera':>13}  notes"]
+def _peer_cell(result, name):
+    peer = result.peers.get(name)
+    if peer is None:
+        return "-"
+    return f"{result.peer_speedup(name):.2f}x" if peer.status == "ok" else "FAILED"
+
+
+def table(results, triad_bw, peer_names=()):
+    """One line per case: tessera's and NumPy's medians, NumPy/tessera, then NumPy/peer for
+    each peer ('-' where the peer cannot express the case)."""
+    peer_header = "".join(f" {n:>9}" for n in peer_names)
+    lines = [f"{'case':<26} {'size':>9} {'tessera':>11} {'numpy':>11} {'numpy/tessera':>13}{peer_header}  notes"]
     lines.append("-" * len(lines[0]) + "-" * 20)
     for r in results:
         c = r.case
         if r.status != "ok":
-            lines.append(f"{c.name:<26} {c.size:>9} {'':>11} {'':>11} {r.status.upper():>13}  {r.detail}")
+            blanks = "".join(f" {'':>9}" for _ in peer_names)
+            lines.append(f"{c.name:<26} {c.size:>9} {'':>11} {'':>11} {r.status.upper():>13}{blanks}  {r.detail}")
             continue
         notes = []
         if c.bytes_moved:
@@ -58,14 +69,17 @@ def table(results, triad_bw):
             notes.append(f"{bw / 1e9:.1f} GB/s = {bw / triad_bw:.0%} of triad")
         if c.flops:
             notes.append(f"{c.flops / r.tessera.median / 1e9:.1f} GFLOP/s")
-        spread = f"[{_fmt_time(r.tessera.samples and min(r.tessera.samples)).strip()}..{_fmt_time(max(r.tessera.samples)).strip()}]"
-        notes.append(spread)
+        notes.append(f"[{_fmt_time(min(r.tessera.samples)).strip()}..{_fmt_time(max(r.tessera.samples)).strip()}]")
+        notes += [f"{n}: {p.detail}" for n, p in r.peers.items() if p.status != "ok"]
+        peer_cells = "".join(f" {_peer_cell(r, n):>9}" for n in peer_names)
         lines.append(f"{c.name:<26} {c.size:>9} {_fmt_time(r.tessera.median)} {_fmt_time(r.numpy.median)} "
-                     f"{r.speedup:>12.2f}x  {'; '.join(notes)}")
+                     f"{r.speedup:>12.2f}x{peer_cells}  {'; '.join(notes)}")
+    if peer_names:
+        lines.append(f"peer columns: NumPy time / peer time ('-': the peer cannot express the case)")
     return "\n".join(lines)
 
 
-def to_json(results, triad_bw, device, args):
+def to_json(results, triad_bw, device, args, peers=()):
     cases = []
     for r in results:
         entry = {"name": r.case.name, "size": r.case.size, "group": r.case.group, "status": r.status,
@@ -79,8 +93,12 @@ def to_json(results, triad_bw, device, args):
                 entry["fraction_of_triad"] = entry["tessera_bandwidth_Bps"] / triad_bw
             if r.case.flops:
                 entry["tessera_gflops"] = r.case.flops / r.tessera.median / 1e9
+            entry["peers"] = {
+                name: ({"status": "ok", "seconds": p.timing.summary(), "speedup": r.peer_speedup(name)}
+                       if p.status == "ok" else {"status": p.status, "detail": p.detail})
+                for name, p in r.peers.items()}
         cases.append(entry)
-    return {"machine": machine_info(), "versions": versions(), "device": str(device),
+    return {"machine": machine_info(), "versions": versions(peers), "device": str(device),
             "threads": tp.get_num_threads(), "stream_triad_Bps": triad_bw, "quick": args.quick,
             "cases": cases}
 
@@ -99,28 +117,37 @@ def update_docs(path, header, table_text, machine):
         f.write(head + body + rest.split(end, 1)[1])
 
 
-def chart(results, path):
-    """Speedup per case on a log scale; missing and failed cases are shown, not dropped."""
+_COLORS = ("tab:purple", "tab:cyan", "tab:olive", "tab:brown", "tab:gray")
+
+
+def chart(results, path, peer_names=()):
+    """Speedup over NumPy per case on a log scale, tessera's bar with each peer's beside it;
+    missing and failed cases are labelled, not dropped."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    contestants = ["tessera", *peer_names]
+    width = 0.8 / len(contestants)
     labels = [f"{r.case.name}\n{r.case.size}" for r in results]
-    values = [r.speedup if r.status == "ok" else np.nan for r in results]
-    fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(results)), 5.5))
+    fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(results) * len(contestants) ** 0.5), 5.5))
     xs = np.arange(len(results))
-    colors = ["tab:green" if (v or 0) >= 1 else "tab:orange" for v in values]
-    ax.bar(xs, [v if v == v else 0 for v in values], color=colors)
+    for k, name in enumerate(contestants):
+        values = [(r.speedup if name == "tessera" else r.peer_speedup(name)) or np.nan for r in results]
+        offsets = xs - 0.4 + width * (k + 0.5)
+        ax.bar(offsets, np.nan_to_num(values), width, label=name, color=_COLORS[k % len(_COLORS)])
     for x, r in zip(xs, results):
         if r.status != "ok":
             ax.text(x, 1, r.status, rotation=90, ha="center", va="bottom", fontsize=7, color="gray")
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_yscale("log")
-    ax.set_ylabel("speedup over NumPy (NumPy time / tessera time)")
+    ax.set_ylabel("speedup over NumPy (NumPy time / contestant time)")
     ax.set_xticks(xs)
     ax.set_xticklabels(labels, rotation=90, fontsize=7)
     ax.set_title("tessera vs NumPy, same machine, same run")
+    if peer_names:
+        ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -3,6 +3,7 @@
 import statistics
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -26,16 +27,30 @@ class Timing:
 
 
 @dataclass
+class PeerResult:
+    status: str                       # "ok", "failed"
+    detail: str = ""
+    timing: Timing | None = None
+
+
+@dataclass
 class Result:
     case: object
     status: str                       # "ok", "missing", "failed"
     detail: str = ""
     tessera: Timing | None = None
     numpy: Timing | None = None
+    peers: dict = field(default_factory=dict)   # peer name -> PeerResult, for the peers that ran
 
     @property
     def speedup(self):
         return self.numpy.median / self.tessera.median if self.status == "ok" else None
+
+    def peer_speedup(self, name):
+        peer = self.peers.get(name)
+        if self.status != "ok" or peer is None or peer.status != "ok":
+            return None
+        return self.numpy.median / peer.timing.median
 
 
 def _synchronize(result):
@@ -54,11 +69,27 @@ def _to_host(result):
     return tp.asnumpy(result) if isinstance(result, tp.ndarray) else np.asarray(result)
 
 
-def _inputs(case, xp, host_inputs):
-    """Fresh inputs for one run: private copies, on the library's device."""
-    if xp is np:
-        return tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in host_inputs)
-    return tuple(tp.array(a) if isinstance(a, np.ndarray) else a for a in host_inputs)
+@dataclass
+class _Side:
+    """One contestant of a case: how it gets fresh inputs, runs, and finishes its work."""
+    prepare: Callable
+    run: Callable
+    synchronize: Callable
+    timing: Timing = field(default_factory=Timing)
+
+
+def host_copies(host_inputs):
+    """Private copies of a case's inputs, so no run sees another's writes."""
+    return tuple(np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in host_inputs)
+
+
+def _numpy_side(case):
+    return _Side(host_copies, lambda *a: case.run(np, *a), lambda r: None)
+
+
+def _tessera_side(case):
+    return _Side(lambda h: tuple(tp.array(a) if isinstance(a, np.ndarray) else a for a in h),
+                 lambda *a: case.run(tp, *a), _synchronize)
 
 
 def _check(case, got, want):
@@ -72,58 +103,82 @@ def _check(case, got, want):
         raise AssertionError(f"differs from NumPy: max abs error {err:.3g} beyond rtol={case.rtol}, atol={case.atol}")
 
 
-def _time_once(fn, args):
+def _check_all(case, got, want):
+    if isinstance(want, (tuple, list)):
+        for g, w in zip(got, want):
+            _check(case, g, w)
+    else:
+        _check(case, got, want)
+
+
+def _time_once(side, args):
     start = time.perf_counter()
-    result = fn(*args)
-    _synchronize(result)
+    result = side.run(*args)
+    side.synchronize(result)
     return time.perf_counter() - start
 
 
-def run_case(case, budget_s, min_runs=5, max_runs=60):
-    """Checks `case` against NumPy, then times both sides alternately until the medians are
-    stable (or the time budget is spent)."""
+def _first_line(error):
+    return f"{type(error).__name__}: {error}".splitlines()[0][:120]
+
+
+def run_case(case, budget_s, peers=(), min_runs=5, max_runs=60):
+    """Checks `case` against NumPy, then times NumPy, tessera and each peer that can express
+    the case alternately until the medians are stable (or the time budget is spent)."""
     rng = np.random.default_rng(1234)
     host_inputs = case.make_inputs(rng)
-    want = case.run(np, *_inputs(case, np, host_inputs))
+    want = case.run(np, *_numpy_side(case).prepare(host_inputs))
+    tessera = _tessera_side(case)
     try:
-        tp_args = _inputs(case, tp, host_inputs)
-        got = case.run(tp, *tp_args)
+        got = tessera.run(*tessera.prepare(host_inputs))
         _synchronize(got)
     except (*_MISSING, TypeError) as error:
         # An operator Python cannot find on tessera.ndarray is a missing function too.
         if isinstance(error, TypeError) and "unsupported operand" not in str(error):
             raise
-        return Result(case, "missing", f"{type(error).__name__}: {error}".splitlines()[0][:120])
+        return Result(case, "missing", _first_line(error))
     try:
-        if isinstance(want, (tuple, list)):
-            for g, w in zip(_to_host(got), want):
-                _check(case, g, w)
-        else:
-            _check(case, _to_host(got), want)
+        _check_all(case, _to_host(got), want)
     except AssertionError as error:
         return Result(case, "failed", str(error))
 
-    sides = {"tessera": (tp, Timing()), "numpy": (np, Timing())}
-    args = {name: _inputs(case, xp, host_inputs) for name, (xp, _) in sides.items()}
-    for name, (xp, _) in sides.items():  # warm-up: caches, page faults, lazy set-up
-        _time_once(lambda *a, xp=xp: case.run(xp, *a), args[name])
+    sides = {"tessera": tessera, "numpy": _numpy_side(case)}
+    peer_results = {}
+    for peer in peers:
+        program = peer.implementation(case)
+        if program is None:
+            continue
+        side = _Side(peer.prepare, program, peer.synchronize)
+        try:
+            result = side.run(*side.prepare(host_inputs))
+            side.synchronize(result)
+            _check_all(case, peer.to_host(result), want)
+        except Exception as error:  # a peer's failure is reported in its column, not raised
+            peer_results[peer.name] = PeerResult("failed", _first_line(error))
+            continue
+        sides[peer.name] = side
+        peer_results[peer.name] = PeerResult("ok", timing=side.timing)
+
+    args = {name: side.prepare(host_inputs) for name, side in sides.items()}
+    for name, side in sides.items():  # warm-up: caches, page faults, lazy set-up, JIT compiles
+        _time_once(side, args[name])
     spent = 0.0
     for run in range(max_runs):
-        for name, (xp, timing) in sides.items():
+        for name, side in sides.items():
             if case.mutates:
-                args[name] = _inputs(case, xp, host_inputs)
-            t = _time_once(lambda *a, xp=xp: case.run(xp, *a), args[name])
-            timing.samples.append(t)
+                args[name] = side.prepare(host_inputs)
+            t = _time_once(side, args[name])
+            side.timing.samples.append(t)
             spent += t
-        if run + 1 >= min_runs and (spent > budget_s or _stable(sides)):
+        if run + 1 >= min_runs and (spent > budget_s * len(sides) / 2 or _stable(sides)):
             break
-    return Result(case, "ok", tessera=sides["tessera"][1], numpy=sides["numpy"][1])
+    return Result(case, "ok", tessera=tessera.timing, numpy=sides["numpy"].timing, peers=peer_results)
 
 
 def _stable(sides):
     """Both medians moved less than 2% over the last 5 runs."""
-    for _, timing in sides.values():
-        s = timing.samples
+    for side in sides.values():
+        s = side.timing.samples
         if len(s) < 10:
             return False
         if abs(statistics.median(s) - statistics.median(s[:-5])) > 0.02 * statistics.median(s):
