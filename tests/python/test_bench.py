@@ -1,0 +1,108 @@
+"""The benchmark's machinery: checking against NumPy before timing, missing functions,
+peers in their own columns, and the JSON and chart outputs."""
+
+import argparse
+import json
+
+import numpy as np
+import pytest
+
+from tessera.bench import report
+from tessera.bench.cases import Case
+from tessera.bench.peers import Peer
+from tessera.bench.runner import run_case
+
+
+def _case(name="a + b", run=lambda xp, a, b: a + b, **kw):
+    return Case(name, "4 elems", lambda rng: (rng.standard_normal(4), rng.standard_normal(4)),
+                run, rtol=0, **kw)
+
+
+class _FakePeer(Peer):
+    """A peer whose program for 'a + b' is given by the test."""
+
+    def __init__(self, name, program):
+        self.name = name
+        self.program = program
+
+    def implementation(self, case):
+        return self.program if case.name == "a + b" else None
+
+
+def _lacking(xp, a, b):
+    """NumPy has the function; tessera (a module without it) does not."""
+    return a + b if xp is np else xp.no_such_function(a)
+
+
+def _run(case, peers=()):
+    return run_case(case, budget_s=0.01, peers=peers, min_runs=2, max_runs=3)
+
+
+def test_case_is_timed_after_its_check():
+    result = _run(_case())
+    assert result.status == "ok"
+    assert len(result.tessera.samples) >= 2 and len(result.numpy.samples) >= 2
+    assert result.speedup > 0
+
+
+def test_wrong_answer_fails_the_case():
+    result = _run(_case(run=lambda xp, a, b: a + b + (0 if xp is np else 1)))
+    assert result.status == "failed"
+    assert "differs from NumPy" in result.detail
+
+
+def test_function_tessera_lacks_is_missing():
+    result = _run(_case(run=_lacking))
+    assert result.status == "missing"
+    assert "no_such_function" in result.detail
+
+
+def test_peers_are_checked_and_timed_in_their_own_columns():
+    right = _FakePeer("right", lambda a, b: a + b)
+    wrong = _FakePeer("wrong", lambda a, b: a - b)
+    result = _run(_case(), peers=[right, wrong])
+    assert result.peers["right"].status == "ok"
+    assert len(result.peers["right"].timing.samples) >= 2
+    assert result.peer_speedup("right") > 0
+    assert result.peers["wrong"].status == "failed"
+    assert result.peer_speedup("wrong") is None
+
+    other = _run(_case(name="a * b", run=lambda xp, a, b: a * b), peers=[right])
+    assert other.peers == {}                       # the peer cannot express this case
+
+    text = report.table([result, other], triad_bw=1e10, peer_names=["right", "wrong"])
+    lines = text.splitlines()
+    header = lines[0].split()
+    assert header[-3:] == ["right", "wrong", "notes"]
+    assert "FAILED" in lines[2] and "wrong: AssertionError" in lines[2]
+    assert f"x {'-':>9} {'-':>9}  [" in lines[3]
+
+
+def test_outputs_carry_every_case_and_peer(tmp_path):
+    right = _FakePeer("right", lambda a, b: a + b)
+    right.version = lambda: "1.0"
+    results = [_run(_case(), peers=[right]),
+               _run(_case(name="missing one", run=_lacking))]
+    args = argparse.Namespace(quick=True)
+    record = json.loads(json.dumps(report.to_json(results, 1e10, "cpu", args, [right])))
+    assert record["versions"]["right"] == "1.0"
+    ok, missing = record["cases"]
+    assert ok["peers"]["right"]["status"] == "ok" and ok["peers"]["right"]["speedup"] > 0
+    assert missing["status"] == "missing"
+    png = tmp_path / "chart.png"
+    report.chart(results, str(png), ["right"])
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("name", ["numexpr", "numba", "jax"])
+def test_installed_peer_agrees_with_numpy_on_a_stencil(name):
+    pytest.importorskip(name)
+    from tessera.bench import peers
+    from tessera.bench.cases import classic_cases
+
+    peer = next(p for p in peers.ALL if p.name == name)
+    assert peer.available()
+    stencil = next(c for c in classic_cases(quick=True) if c.name == "3x3 box stencil")
+    stencil.make_inputs = lambda rng: (rng.standard_normal((20, 30)),)
+    result = _run(stencil, peers=[peer])
+    assert result.peers[name].status == "ok", result.peers[name].detail
