@@ -451,17 +451,11 @@ struct Reciprocal {
   }
 };
 
+// NumPy's square is multiply(x, x) (no bool loop, so Multiply's bool case never applies).
 struct Square {
   template <class T>
   TS_HD T operator()(T x) const {
-    using namespace arith_detail;
-    if constexpr (is_int_v<T>) {
-      return wrap_mul(x, x);
-    } else if constexpr (is_cplx_v<T>) {
-      return cmul_fused(x, x);
-    } else {
-      return static_cast<T>(calc_t<T>(x) * calc_t<T>(x));
-    }
+    return Multiply{}(x, x);
   }
 };
 

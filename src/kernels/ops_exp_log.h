@@ -77,7 +77,7 @@ TS_HD C scale_parts(C z, R k) {
 // A functor for a C-library function that NumPy calls unchanged for float, double and
 // complex: the half case forwards to float, every other type goes to the std:: overload.
 // The call is unqualified after `using std::fn` so that a device complex type's own
-// overloads are found by argument-dependent lookup.
+// overloads are found by argument-dependent lookup. ops_trig.h uses it too.
 #define TS_LIBM_UNARY(Name, fn)                                          \
   struct Name {                                                          \
     template <class T>                                                   \
@@ -239,6 +239,5 @@ struct Logaddexp2 {
   }
 };
 
-#undef TS_LIBM_UNARY
 
 }  // namespace tessera::kernels

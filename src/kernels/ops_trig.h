@@ -13,21 +13,8 @@
 
 namespace tessera::kernels {
 
-// The same functor pattern as in ops_exp_log.h: half forwards to float, every other type
-// goes to the std:: overload (libm or <complex>), called unqualified for ADL.
-#define TS_LIBM_UNARY(Name, fn)                                          \
-  struct Name {                                                          \
-    template <class T>                                                   \
-    TS_HD T operator()(T x) const {                                      \
-      if constexpr (detail::is_half_v<T>) {                              \
-        return detail::float_to_half((*this)(detail::half_to_float(x))); \
-      } else {                                                           \
-        using std::fn;                                                   \
-        return fn(x);                                                    \
-      }                                                                  \
-    }                                                                    \
-  };
-
+// TS_LIBM_UNARY (ops_exp_log.h): half forwards to float, every other type goes to the
+// std:: overload (libm or <complex>).
 TS_LIBM_UNARY(Sin, sin)
 TS_LIBM_UNARY(Cos, cos)
 TS_LIBM_UNARY(Tan, tan)
@@ -40,7 +27,6 @@ TS_LIBM_UNARY(Arcsinh, asinh)
 TS_LIBM_UNARY(Arccosh, acosh)
 TS_LIBM_UNARY(Arctanh, atanh)
 
-#undef TS_LIBM_UNARY
 
 namespace detail {
 

@@ -2,7 +2,6 @@
 array_equal, array_equiv, round/around, fix, real, imag, angle, and the ndarray methods
 astype (casting=, copy=, order=), clip, round, conj and conjugate, checked against NumPy."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -10,9 +9,10 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
-from oracle import (PAIR_LAYOUTS, compact_id as _ids, make_pair, message_of, numpy_result,
+from oracle import (PAIR_LAYOUTS, compact_id as _ids, make_pair, message_of,
                     public_type)
-from ufunc_oracle import assert_close, caller_context, dtype_id, layout_of, raised_by
+from ufunc_oracle import (assert_close, dtype_id, layout_of, outcome_like_numpy,
+                          raised_by)
 
 LAYOUTS = list(PAIR_LAYOUTS)
 SPECIAL = [0.0, -0.0, 1.0, -1.5, np.nan, np.inf, -np.inf, 2.5, 1e-300, -7.25, 0.5, 1e300]
@@ -47,25 +47,11 @@ def assert_raises_named(error, tp_call, names, signature=False):
     assert any(n in message for n in names), f"message does not name {names}: {message!r}"
 
 
-def _same_outcome(np_call, tp_call, names, check=assert_same, signature=False):
+def same_outcome(np_call, tp_call, names, check=assert_same, signature=False):
+    """tessera's result equals NumPy's (by `check`), or both raise alike, naming `names`."""
     __tracebackhide__ = True
-    expected, error = numpy_result(np_call)
-    if error is not None:
-        assert_raises_named(error, tp_call, names, signature)
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got = tp_call()
-    check(got, expected)
-    return got
-
-def same_outcome(*args, **kwargs):
-    """tessera's result equals NumPy's (by `check`), or both raise alike."""
-    __tracebackhide__ = True
-    try:
-        return _same_outcome(*args, **kwargs)
-    except AssertionError as error:
-        raise AssertionError(f"{error}\n  case: {caller_context()}") from None
+    return outcome_like_numpy(np_call, tp_call, check, lambda error, call: assert_raises_named(
+        error, call, names, signature))
 
 
 def with_specials(dtype, shape=(3, 4), seed=0):

@@ -14,7 +14,8 @@ import tessera as tp
 from conftest import ALL_DTYPES, assert_same, sample
 from oracle import (PAIR_LAYOUTS, compact_id as _ids, make, make_pair, message_of,
                     numpy_result, public_type)
-from ufunc_oracle import assert_close, caller_context, layout_of, raised_by, scalar_id
+from ufunc_oracle import (assert_close, caller_context, layout_of, outcome_like_numpy, raised_by,
+                          scalar_id)
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -72,25 +73,11 @@ def assert_raises_as(error, tp_call, prefix=True):
             f"message lacks the API prefix: {message_of(got)!r}"
 
 
-def _same_outcome(np_call, tp_call, exact=True, prefix=True):
-    __tracebackhide__ = True
-    expected, error = numpy_result(np_call)
-    if error is not None:
-        assert_raises_as(error, tp_call, prefix)
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got = tp_call()
-    assert_result(got, expected, exact)
-    return got
-
-def same_outcome(*args, **kwargs):
+def same_outcome(np_call, tp_call, exact=True, prefix=True):
     """tessera's result equals NumPy's, or both raise alike."""
     __tracebackhide__ = True
-    try:
-        return _same_outcome(*args, **kwargs)
-    except AssertionError as error:
-        raise AssertionError(f"{error}\n  case: {caller_context()}") from None
+    return outcome_like_numpy(np_call, tp_call, lambda got, expected: assert_result(got, expected, exact),
+                              lambda error, call: assert_raises_as(error, call, prefix))
 
 
 def second_operand(symbol, x, y):

@@ -5,7 +5,6 @@ ufunc.outer, and NumPy's __array_ufunc__ protocol, checked against NumPy.
 Numerical accuracy and type promotion are tested elsewhere: here values are compared exactly
 where NumPy's answer is exact and within a few ulp for transcendental functions."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -15,7 +14,8 @@ import tessera as tp
 from conftest import ALL_DTYPES, assert_same, sample
 from oracle import (PAIR_LAYOUTS, compact_id as _ids, make_pair, message_of, numpy_result,
                     public_type)
-from ufunc_oracle import assert_close, caller_context, dtype_id, layout_of, raised_by, scalar_id
+from ufunc_oracle import (assert_close, dtype_id, layout_of, outcome_like_numpy, raised_by,
+                          scalar_id)
 
 # Every NumPy ufunc that works on numeric dtypes: the generalized ufuncs (matmul, vecdot,
 # matvec, vecmat) are no elementwise functions, and isnat takes datetimes only.
@@ -70,26 +70,11 @@ def assert_raises_named(error, tp_call, name):
         assert any(n in message for n in names), f"message does not name {name!r}: {message!r}"
 
 
-def _same_outcome(np_call, tp_call, name=None, check=assert_results):
-    """tessera's result equals NumPy's (by `check`), or both raise alike."""
+def same_outcome(np_call, tp_call, name=None, check=assert_results):
+    """tessera's result equals NumPy's (by `check`), or both raise alike, naming `name`."""
     __tracebackhide__ = True
-    expected, error = numpy_result(np_call)
-    if error is not None:
-        assert_raises_named(error, tp_call, name)
-        return None
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got = tp_call()
-    check(got, expected)
-    return got
-
-def same_outcome(*args, **kwargs):
-    """tessera's result equals NumPy's (by `check`), or both raise alike."""
-    __tracebackhide__ = True
-    try:
-        return _same_outcome(*args, **kwargs)
-    except AssertionError as error:
-        raise AssertionError(f"{error}\n  case: {caller_context()}") from None
+    return outcome_like_numpy(np_call, tp_call, check,
+                              lambda error, call: assert_raises_named(error, call, name))
 
 
 def both(x):

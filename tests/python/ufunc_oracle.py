@@ -9,6 +9,7 @@ import numpy as np
 
 import tessera as tp
 from conftest import assert_same
+from oracle import numpy_result
 
 
 def dtype_id(d):
@@ -75,3 +76,22 @@ def caller_context(depth=2):
                 and "array" not in repr(value)):
             parts.append(f"{key}={value!r}")
     return ", ".join(parts)[:500]
+
+
+def outcome_like_numpy(np_call, tp_call, check, raises_like):
+    """tessera's result equals NumPy's (by `check(got, expected)`), or, where NumPy raises,
+    `raises_like(error, tp_call)` holds. Called by each test file's `same_outcome`; a
+    failure names the case from the test's locals (two frames up)."""
+    __tracebackhide__ = True
+    try:
+        expected, error = numpy_result(np_call)
+        if error is not None:
+            raises_like(error, tp_call)
+            return None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = tp_call()
+        check(got, expected)
+        return got
+    except AssertionError as failure:
+        raise AssertionError(f"{failure}\n  case: {caller_context(3)}") from None
