@@ -217,6 +217,7 @@ void bind_ndarray(nb::module_& m) {
 
   bind_indexing(cls);
   bind_ufuncs(m, cls);
+  bind_reductions(m);
 }
 
 }  // namespace tessera::py

@@ -4,7 +4,10 @@
 
 #include <nanobind/nanobind.h>
 
+#include <string_view>
+
 #include "tessera/array.h"
+#include "tessera/ufunc.h"
 
 namespace tessera::py {
 
@@ -38,5 +41,10 @@ void bind_indexing(nb::class_<NdArray>& cls);
 void bind_creation(nb::module_& m);
 void bind_runtime(nb::module_& m);
 void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class);
+void bind_reductions(nb::module_& m);
+
+// A ufunc argument as the engine takes it: Python numbers weak (NEP 50), NumPy scalars
+// typed, arrays and lists as arrays on `device`; TypeError naming `api` otherwise.
+Operand to_operand_or_raise(nb::handle obj, Device device, std::string_view api);
 
 }  // namespace tessera::py

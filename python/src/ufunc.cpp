@@ -348,6 +348,10 @@ void bind_operators(nb::class_<NdArray>& cls) {
 
 }  // namespace
 
+Operand to_operand_or_raise(nb::handle obj, Device device, std::string_view api) {
+  return require_operand(obj, device, api);
+}
+
 void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class) {
   // dynamic_attr: __name__ is a per-instance attribute, as on NumPy's ufuncs (a property
   // named __name__ cannot be installed on a class).

@@ -76,6 +76,23 @@ from ._elementwise import (
     where,
 )
 from ._ndarray import asnumpy
+from ._reduction import (
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    count_nonzero,
+    max,
+    mean,
+    min,
+    prod,
+    ptp,
+    std,
+    sum,
+    var,
+)
 
 __version__ = "0.1.0"
 

@@ -59,7 +59,7 @@ def _method_not_yet(method):
 
 ufunc.identity = property(_identity)
 ufunc.outer = _outer
-for _method in ("reduce", "accumulate", "reduceat", "at"):
+for _method in ("accumulate", "reduceat", "at"):
     setattr(ufunc, _method, _method_not_yet(_method))
 
 
@@ -190,8 +190,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def _all(t):
-    # Until reductions land (issue 5), whole-array truth is read on the host.
-    return builtins.bool(np.all(asnumpy(t) if isinstance(t, ndarray) else t))
+    return builtins.bool(logical_and.reduce(t, axis=None))
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):

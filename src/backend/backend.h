@@ -51,6 +51,17 @@ class Backend {
   // building a tree would cost more than the work.
   virtual void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                         std::span<const bool> broadcast, void* out, int64_t n) = 0;
+  // Folds the tree's values into the accumulators: acc = op(acc, v, v', ...) over the
+  // reduced axes, with op's loop `loop` (inputs and output all of acc's dtype, the tree's
+  // dtype). `acc` is viewed at the tree's shape with stride 0 along the reduced axes, and
+  // only there; it holds each fold's starting value. An `ordered` op is combined strictly
+  // in index order along its single reduced axis; others in any order and grouping.
+  virtual void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered,
+                      const Array& acc) = 0;
+  // The index along the reduced axis of each fold's largest (`max`) or smallest value:
+  // `index` (int64) is viewed at the tree's shape with stride 0 along that one axis. The
+  // first occurrence wins; NaN beats every number; complex values compare lexicographically.
+  virtual void arg_reduce(const expr::Node& root, bool max, const Array& index) = 0;
 };
 
 Backend& backend_for(Device device);

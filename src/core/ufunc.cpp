@@ -114,14 +114,6 @@ expr::NodePtr make_op(Ufunc op, int loop, int output, std::vector<Arg>& args,
   return expr::op(op, loop, output, std::move(nodes));
 }
 
-int where_loop(DType dtype) {
-  const auto& loops = ufunc_info(Ufunc::Where).loops;
-  for (size_t i = 0; i < loops.size(); ++i) {
-    if (loops[i].out[0] == dtype) return static_cast<int>(i);
-  }
-  throw std::logic_error("where: no loop for dtype");
-}
-
 void check_negative_powers(Ufunc op, const Operand& exponent, DType loop_dtype) {
   if (op != Ufunc::Power || !is_integer(loop_dtype) ||
       dtype_info(loop_dtype).category != DTypeKind::SignedInt) {

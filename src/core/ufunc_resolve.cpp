@@ -235,4 +235,12 @@ std::optional<bool> out_of_range_comparison(Ufunc op, std::span<const Operand> i
   return std::nullopt;
 }
 
+int where_loop(DType dtype) {
+  const auto& loops = ufunc_info(Ufunc::Where).loops;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    if (loops[i].out[0] == dtype) return static_cast<int>(i);
+  }
+  throw std::logic_error("where: no loop for dtype");
+}
+
 }  // namespace tessera

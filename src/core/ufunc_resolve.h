@@ -22,4 +22,7 @@ int resolve_loop(Ufunc op, std::span<const Operand> inputs, const UfuncOptions& 
 std::optional<bool> out_of_range_comparison(Ufunc op, std::span<const Operand> inputs,
                                             int loop);
 
+// The loop of the internal select ufunc (_where) whose values are of `dtype`.
+int where_loop(DType dtype);
+
 }  // namespace tessera

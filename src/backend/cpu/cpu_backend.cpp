@@ -42,6 +42,13 @@ class CpuBackend final : public Backend {
   void eval_expr(const expr::Node& root, std::span<const Array> outs) override {
     cpu::eval_expr(root, outs);
   }
+  void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered,
+              const Array& acc) override {
+    cpu::reduce(root, op, loop, ordered, acc);
+  }
+  void arg_reduce(const expr::Node& root, bool max, const Array& index) override {
+    cpu::arg_reduce(root, max, index);
+  }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {
     cpu::run_loop(op, loop, in, broadcast, out, n);

@@ -9,16 +9,17 @@
 
 namespace tessera::cpu {
 
-StridedLayout simplify_layout(const Dims& shape, const Dims* strides, int operands) {
+StridedLayout simplify_layout(const Dims& shape, const Dims* strides, int operands,
+                              int order_by) {
   StridedLayout out;
   out.operands = operands;
   std::vector<int> axes;
   for (int i = 0; i < shape.size(); ++i) {
     if (shape[i] != 1) axes.push_back(i);
   }
-  // Outermost first: largest destination stride first, original order among equals.
+  // Outermost first: largest stride first, original order among equals.
   std::stable_sort(axes.begin(), axes.end(), [&](int a, int b) {
-    return std::llabs(strides[0][a]) > std::llabs(strides[0][b]);
+    return std::llabs(strides[order_by][a]) > std::llabs(strides[order_by][b]);
   });
   for (int axis : axes) {
     int last = out.shape.size() - 1;

@@ -18,8 +18,10 @@ struct StridedLayout {
   int operands = 0;
 };
 
-// `strides[0]` decides the axis order (the destination's, by convention).
-StridedLayout simplify_layout(const Dims& shape, const Dims* strides, int operands);
+// `strides[order_by]` decides the axis order (by convention the destination's, operand 0;
+// reductions order by what they read).
+StridedLayout simplify_layout(const Dims& shape, const Dims* strides, int operands,
+                              int order_by = 0);
 
 // Calls inner(ptrs, n) for each innermost row, ptrs[k] pointing at operand k's first
 // element of the row; rows are spread over threads when there is enough work.

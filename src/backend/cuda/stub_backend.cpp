@@ -36,6 +36,10 @@ class CudaBackendStub final : public Backend {
                 int64_t) override {
     unsupported("elementwise");
   }
+  void reduce(const expr::Node&, Ufunc, int, bool, const Array&) override {
+    unsupported("reduce");
+  }
+  void arg_reduce(const expr::Node&, bool, const Array&) override { unsupported("arg_reduce"); }
 
  private:
   CudaAllocatorStub allocator_;

@@ -1,0 +1,111 @@
+// Reductions: ufunc.reduce and NumPy's mean/var/std/argmax/argmin. The Python layer
+// (tessera/_reduction.py) spells NumPy's signatures; arguments arrive here already
+// positional, with `a` a tessera array.
+
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+
+#include "convert.h"
+#include "ndarray.h"
+#include "tessera/errors.h"
+#include "tessera/reduction.h"
+
+namespace tessera::py {
+namespace {
+
+std::optional<Array> to_out(nb::handle out, const std::string& api) {
+  if (out.is_none()) return std::nullopt;
+  nb::handle target = out;
+  if (nb::isinstance<nb::tuple>(out)) {
+    nb::tuple t = nb::borrow<nb::tuple>(out);
+    if (t.size() != 1) {
+      throw ValueError("[" + api + "] The 'out' tuple must have exactly one entry, got " +
+                       std::to_string(t.size()));
+    }
+    target = t[0];
+    if (target.is_none()) return std::nullopt;
+  }
+  if (!is_ndarray(target)) {
+    throw TypeError("[" + api + "] out= must be a tessera.ndarray, got " +
+                    nb::cast<std::string>(nb::str(target.type())));
+  }
+  return unwrap(target).array;
+}
+
+ReduceOptions to_options(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
+                         bool keepdims, nb::handle initial, nb::handle where,
+                         const std::string& api) {
+  ReduceOptions o;
+  if (!axis.is_none()) {
+    std::vector<int64_t> axes;
+    for (int ax : to_axes(axis, api.c_str())) axes.push_back(ax);
+    o.axis = std::move(axes);
+  }
+  if (!dtype.is_none()) o.dtype = to_dtype(dtype, DType::Float64, api.c_str());
+  o.out = to_out(out, api);
+  o.keepdims = keepdims;
+  if (initial.is_valid() && !initial.is_none()) {
+    o.initial = to_operand_or_raise(initial, a.device(), api);
+  }
+  if (where.is_valid() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) {
+    o.where = to_operand_or_raise(where, a.device(), api);
+  }
+  return o;
+}
+
+nb::object result(Array r, const ReduceOptions& o, nb::handle out) {
+  if (!o.out) return wrap(std::move(r));
+  return nb::isinstance<nb::tuple>(out) ? nb::borrow(nb::borrow<nb::tuple>(out)[0])
+                                        : nb::borrow(out);
+}
+
+}  // namespace
+
+void bind_reductions(nb::module_& m) {
+  m.def("_reduce", [](const std::string& name, nb::handle array, nb::handle axis,
+                      nb::handle dtype, nb::handle out, bool keepdims, nb::handle initial,
+                      nb::handle where, const std::string& api) {
+    const Array& a = unwrap(array).array;
+    std::optional<Ufunc> op = find_ufunc(name);
+    if (!op) throw ValueError("[" + api + "] no ufunc named " + name);
+    ReduceOptions o = to_options(a, axis, dtype, out, keepdims, initial, where, api);
+    Array r = without_gil([&] { return reduce(*op, a, o, api.c_str()); });
+    return result(std::move(r), o, out);
+  }, nb::arg("name"), nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(),
+     nb::arg("out").none(), nb::arg("keepdims"), nb::arg("initial").none(),
+     nb::arg("where").none(), nb::arg("api"));
+  m.def("_mean", [](nb::handle array, nb::handle axis, nb::handle dtype, nb::handle out,
+                    bool keepdims, nb::handle where) {
+    const Array& a = unwrap(array).array;
+    ReduceOptions o = to_options(a, axis, dtype, out, keepdims, nb::handle(), where, "mean");
+    Array r = without_gil([&] { return mean(a, o); });
+    return result(std::move(r), o, out);
+  }, nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(), nb::arg("out").none(),
+     nb::arg("keepdims"), nb::arg("where").none());
+  m.def("_var", [](nb::handle array, nb::handle axis, nb::handle dtype, nb::handle out,
+                   double ddof, bool keepdims, nb::handle where, bool root) {
+    const std::string api = root ? "std" : "var";
+    const Array& a = unwrap(array).array;
+    ReduceOptions o = to_options(a, axis, dtype, out, keepdims, nb::handle(), where, api);
+    Array r = without_gil([&] { return root ? std_dev(a, o, ddof) : var(a, o, ddof); });
+    return result(std::move(r), o, out);
+  }, nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(), nb::arg("out").none(),
+     nb::arg("ddof"), nb::arg("keepdims"), nb::arg("where").none(), nb::arg("root"));
+  m.def("_argextreme", [](nb::handle array, nb::handle axis, nb::handle out, bool keepdims,
+                          bool max) {
+    const std::string api = max ? "argmax" : "argmin";
+    const Array& a = unwrap(array).array;
+    std::optional<int64_t> ax;
+    if (!axis.is_none()) ax = to_int64(axis, api.c_str(), "axis");
+    std::optional<Array> target = to_out(out, api);
+    Array r = without_gil([&] {
+      return max ? argmax(a, ax, keepdims, target) : argmin(a, ax, keepdims, target);
+    });
+    ReduceOptions o;
+    o.out = target;
+    return result(std::move(r), o, out);
+  }, nb::arg("a"), nb::arg("axis").none(), nb::arg("out").none(), nb::arg("keepdims"),
+     nb::arg("max"));
+}
+
+}  // namespace tessera::py

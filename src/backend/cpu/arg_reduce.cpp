@@ -1,0 +1,213 @@
+// argmax/argmin on the CPU: the tree's values along one axis scanned for the first extreme,
+// in one pass. Written by hand because no library keeps NumPy's rules together: the first
+// occurrence wins, the first NaN wins over every number, complex compares lexicographically.
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "backend/cpu/expr_program.h"
+#include "backend/cpu/parallel.h"
+#include "backend/cpu/strided_loop.h"
+#include "kernels/types.h"
+
+namespace tessera::cpu {
+namespace {
+
+constexpr int64_t kGrainElements = 32 << 10;
+
+template <typename T>
+bool is_nan(T v) {
+  if constexpr (kernels::is_complex_type<T>::value) {
+    return std::isnan(v.real()) || std::isnan(v.imag());
+  } else if constexpr (std::is_integral_v<T>) {
+    return false;
+  } else {
+    return v != v;
+  }
+}
+
+// Whether v displaces the current best (strictly: ties keep the earlier index).
+template <typename T, bool Max>
+bool beats(T v, T best) {
+  if (is_nan(best)) return false;
+  if (is_nan(v)) return true;
+  if constexpr (kernels::is_complex_type<T>::value) {
+    if (v.real() != best.real()) return Max ? v.real() > best.real() : v.real() < best.real();
+    return Max ? v.imag() > best.imag() : v.imag() < best.imag();
+  } else {
+    return Max ? v > best : v < best;
+  }
+}
+
+struct ArgPlan {
+  Program program;  // operand 0 is the index array
+  StridedLayout layout;
+  int axis = -1;  // the reduced layout axis
+  std::vector<int> kept;  // layout axes other than the reduced one and (case B) the inner one
+  int64_t inner_strides[StridedLayout::kMaxOperands] = {};
+  std::byte* base[StridedLayout::kMaxOperands] = {};
+};
+
+void add_offsets(const ArgPlan& plan, const std::vector<int>& axes, int64_t flat,
+                 std::byte** ptrs) {
+  for (int i = static_cast<int>(axes.size()) - 1; i >= 0 && flat > 0; --i) {
+    const int a = axes[i];
+    const int64_t idx = flat % plan.layout.shape[a];
+    flat /= plan.layout.shape[a];
+    for (int k = 0; k < plan.layout.operands; ++k) ptrs[k] += idx * plan.layout.strides[k][a];
+  }
+}
+
+template <typename T, bool Max>
+struct Best {
+  T value{};
+  int64_t index = -1;
+
+  void offer(T v, int64_t i) {
+    if (index < 0 || beats<T, Max>(v, value)) {
+      value = v;
+      index = i;
+    }
+  }
+};
+
+// Scans elements [begin, end) of the innermost (reduced) axis at `ptrs`.
+template <typename T, bool Max>
+Best<T, Max> scan_row(const ArgPlan& plan, std::byte* const* ptrs, int64_t begin, int64_t end) {
+  const Program& p = plan.program;
+  std::byte* memory = program_scratch(p);
+  std::byte* slot_ptr[kMaxSlots];
+  fill_constants(p, memory, std::min(end - begin, kBlock));
+  Best<T, Max> best;
+  for (int64_t off = begin; off < end; off += kBlock) {
+    const int64_t m = std::min(kBlock, end - off);
+    run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
+    const T* v = reinterpret_cast<const T*>(slot_ptr[p.roots[0]]);
+    for (int64_t i = 0; i < m; ++i) best.offer(v[i], off + i);
+  }
+  return best;
+}
+
+template <typename T, bool Max>
+void arg_inner(const ArgPlan& plan) {
+  const int nops = plan.layout.operands;
+  const int64_t n = plan.layout.shape[plan.axis];
+  int64_t outputs = 1;
+  for (int a : plan.kept) outputs *= plan.layout.shape[a];
+  auto output_ptrs = [&](int64_t o, std::byte** ptrs) {
+    std::copy(plan.base, plan.base + nops, ptrs);
+    add_offsets(plan, plan.kept, o, ptrs);
+  };
+  const int threads = num_threads();
+  if (outputs >= threads || n < 2 * kGrainElements) {
+    const int64_t grain = std::max<int64_t>(1, kGrainElements / n);
+    parallel_for(outputs, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        std::byte* ptrs[StridedLayout::kMaxOperands];
+        output_ptrs(o, ptrs);
+        *reinterpret_cast<int64_t*>(ptrs[0]) = scan_row<T, Max>(plan, ptrs, 0, n).index;
+      }
+    });
+    return;
+  }
+  // Few long rows: threads scan shares of each row; the earliest share wins ties.
+  const int64_t chunks = std::min<int64_t>(threads, n / kGrainElements);
+  std::vector<Best<T, Max>> shares(chunks);
+  for (int64_t o = 0; o < outputs; ++o) {
+    std::byte* ptrs[StridedLayout::kMaxOperands];
+    output_ptrs(o, ptrs);
+    parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        shares[c] = scan_row<T, Max>(plan, ptrs, n * c / chunks, n * (c + 1) / chunks);
+      }
+    });
+    Best<T, Max> best;
+    for (const auto& s : shares) best.offer(s.value, s.index);
+    *reinterpret_cast<int64_t*>(ptrs[0]) = best.index;
+  }
+}
+
+// The reduced axis is not innermost: rows of the inner (kept) axis are compared
+// elementwise against running bests, one row per index along the reduced axis.
+template <typename T, bool Max>
+void arg_outer(const ArgPlan& plan) {
+  const int nops = plan.layout.operands;
+  const int last = plan.layout.shape.size() - 1;
+  const int64_t inner = plan.layout.shape[last];
+  const int64_t n = plan.layout.shape[plan.axis];
+  const int64_t blocks = (inner + kBlock - 1) / kBlock;
+  int64_t rows = 1;
+  for (int a : plan.kept) rows *= plan.layout.shape[a];
+  const int64_t grain = std::max<int64_t>(1, kGrainElements / (n * kBlock));
+  parallel_for(rows * blocks, grain, [&](int64_t begin, int64_t end) {
+    const Program& p = plan.program;
+    std::byte* memory = program_scratch(p);
+    std::byte* slot_ptr[kMaxSlots];
+    std::vector<T> best(kBlock);
+    std::vector<int64_t> index(kBlock);
+    for (int64_t t = begin; t < end; ++t) {
+      std::byte* ptrs[StridedLayout::kMaxOperands];
+      std::copy(plan.base, plan.base + nops, ptrs);
+      add_offsets(plan, plan.kept, t / blocks, ptrs);
+      const int64_t off = (t % blocks) * kBlock;
+      const int64_t m = std::min(kBlock, inner - off);
+      fill_constants(p, memory, m);
+      for (int64_t r = 0; r < n; ++r) {
+        std::byte* row[StridedLayout::kMaxOperands];
+        for (int k = 0; k < nops; ++k) row[k] = ptrs[k] + r * plan.layout.strides[k][plan.axis];
+        run_block(p, row, plan.inner_strides, off, m, memory, slot_ptr);
+        const T* v = reinterpret_cast<const T*>(slot_ptr[p.roots[0]]);
+        for (int64_t i = 0; i < m; ++i) {
+          if (r == 0 || beats<T, Max>(v[i], best[i])) {
+            best[i] = v[i];
+            index[i] = r;
+          }
+        }
+      }
+      std::byte* dst = ptrs[0] + off * plan.inner_strides[0];
+      for (int64_t i = 0; i < m; ++i) {
+        *reinterpret_cast<int64_t*>(dst + i * plan.inner_strides[0]) = index[i];
+      }
+    }
+  });
+}
+
+}  // namespace
+
+void arg_reduce(const expr::Node& root, bool max, const Array& index) {
+  if (index.size() == 0) return;
+  ArgPlan plan;
+  plan.program.operands.push_back(index);
+  compile_program(plan.program, root);
+  const std::vector<Array>& operands = plan.program.operands;
+  const int nops = static_cast<int>(operands.size());
+  Dims strides[StridedLayout::kMaxOperands];
+  for (int k = 0; k < nops; ++k) {
+    strides[k] = operands[k].strides();
+    plan.base[k] = operands[k].data();
+  }
+  plan.layout = simplify_layout(index.shape(), strides, nops, nops > 1 ? 1 : 0);
+  const int last = plan.layout.shape.size() - 1;
+  for (int a = 0; a <= last; ++a) {
+    if (plan.layout.strides[0][a] == 0 && plan.layout.shape[a] > 1) plan.axis = a;
+  }
+  if (plan.axis < 0) {
+    throw std::logic_error("arg_reduce: the reduced axis has fewer than two elements");
+  }
+  const bool inner = plan.axis == last;
+  for (int a = 0; a < last; ++a) {
+    if (a != plan.axis) plan.kept.push_back(a);
+  }
+  for (int k = 0; k < nops; ++k) plan.inner_strides[k] = plan.layout.strides[k][last];
+  kernels::visit_dtype(root.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if (inner) {
+      max ? arg_inner<T, true>(plan) : arg_inner<T, false>(plan);
+    } else {
+      max ? arg_outer<T, true>(plan) : arg_outer<T, false>(plan);
+    }
+  });
+}
+
+}  // namespace tessera::cpu

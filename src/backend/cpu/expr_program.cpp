@@ -1,0 +1,151 @@
+#include "backend/cpu/expr_program.h"
+
+#include <cstring>
+#include <stdexcept>
+
+#include "backend/cpu/strided_loop.h"
+
+namespace tessera::cpu {
+namespace {
+
+class Compiler {
+ public:
+  explicit Compiler(Program& p) : p_(p) {}
+
+  int compile(const expr::Node& n) {
+    for (const auto& [node, slot] : memo_) {
+      if (node == &n) return slot;
+    }
+    int slot = emit(n);
+    memo_.emplace_back(&n, slot);
+    return slot;
+  }
+
+ private:
+  int new_slot(DType dtype) {
+    p_.slot_dtypes.push_back(dtype);
+    return static_cast<int>(p_.slot_dtypes.size()) - 1;
+  }
+
+  int emit(const expr::Node& n) {
+    Step step{};
+    switch (n.kind) {
+      case expr::Node::Kind::Input: {
+        step.kind = Step::Load;
+        step.operand = static_cast<int>(p_.operands.size());
+        p_.operands.push_back(n.input);
+        step.cast = cast_row_for(n.input.dtype(), n.dtype);
+        step.converts = n.input.dtype() != n.dtype;
+        step.results[0] = new_slot(n.dtype);
+        break;
+      }
+      case expr::Node::Kind::Constant:
+        step.kind = Step::Constant;
+        step.value = n.constant;
+        step.results[0] = new_slot(n.dtype);
+        break;
+      case expr::Node::Kind::Cast: {
+        const expr::Node& from = *n.args[0];
+        step.kind = Step::Convert;
+        step.args[0] = compile(from);
+        step.nargs = 1;
+        step.cast = cast_row_for(from.dtype, n.dtype);
+        step.results[0] = new_slot(n.dtype);
+        break;
+      }
+      case expr::Node::Kind::Op: {
+        const UfuncInfo& info = ufunc_info(n.op);
+        step.kind = Step::Run;
+        step.loop = loop_for(n.op, n.loop);
+        for (const expr::NodePtr& a : n.args) step.args[step.nargs++] = compile(*a);
+        for (int k = 0; k < info.nout; ++k) {
+          step.results[step.nresults++] = new_slot(info.loops[n.loop].out[k]);
+        }
+        p_.steps.push_back(step);
+        return step.results[n.output];
+      }
+    }
+    step.nresults = 1;
+    p_.steps.push_back(step);
+    return step.results[0];
+  }
+
+  Program& p_;
+  std::vector<std::pair<const expr::Node*, int>> memo_;  // trees are small: linear search
+};
+
+}  // namespace
+
+void compile_program(Program& p, const expr::Node& root, bool both_outputs) {
+  Compiler compiler(p);
+  if (both_outputs) {
+    compiler.compile(root);
+    const Step& last = p.steps.back();
+    p.roots[0] = last.results[0];
+    p.roots[1] = last.results[1];
+  } else {
+    p.roots[0] = compiler.compile(root);
+  }
+  if (p.slot_dtypes.size() > kMaxSlots || p.operands.size() > StridedLayout::kMaxOperands) {
+    throw std::logic_error("eval_expr: expression tree larger than the evaluator's limits");
+  }
+}
+
+std::byte* program_scratch(const Program& p) {
+  thread_local std::vector<std::byte> memory;
+  const size_t bytes = p.slot_dtypes.size() * kSlotBytes;
+  if (memory.size() < bytes + 64) memory.resize(bytes + 64);
+  auto addr = reinterpret_cast<uintptr_t>(memory.data());
+  return memory.data() + ((64 - addr % 64) % 64);
+}
+
+void fill_constants(const Program& p, std::byte* memory, int64_t m) {
+  for (const Step& s : p.steps) {
+    if (s.kind != Step::Constant) continue;
+    std::byte* slot = memory + s.results[0] * kSlotBytes;
+    const int64_t size = itemsize(s.value.dtype());
+    for (int64_t i = 0; i < m; ++i) std::memcpy(slot + i * size, s.value.data(), size);
+  }
+}
+
+void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides, int64_t off,
+               int64_t m, std::byte* memory, std::byte** slot_ptr,
+               std::span<std::byte* const> direct) {
+  for (const Step& s : p.steps) {
+    std::byte* own = memory + s.results[0] * kSlotBytes;
+    switch (s.kind) {
+      case Step::Load: {
+        const int k = s.operand;
+        std::byte* src = ptrs[k] + off * strides[k];
+        if (!s.converts && strides[k] == p.operands[k].itemsize()) {
+          slot_ptr[s.results[0]] = src;
+        } else {
+          s.cast(src, strides[k], own, itemsize(p.slot_dtypes[s.results[0]]), m);
+          slot_ptr[s.results[0]] = own;
+        }
+        break;
+      }
+      case Step::Constant: slot_ptr[s.results[0]] = own; break;
+      case Step::Convert:
+        s.cast(slot_ptr[s.args[0]], itemsize(p.slot_dtypes[s.args[0]]), own,
+               itemsize(p.slot_dtypes[s.results[0]]), m);
+        slot_ptr[s.results[0]] = own;
+        break;
+      case Step::Run: {
+        const std::byte* in[3];
+        std::byte* out[2];
+        for (int a = 0; a < s.nargs; ++a) in[a] = slot_ptr[s.args[a]];
+        for (int r = 0; r < s.nresults; ++r) {
+          const int slot = s.results[r];
+          std::byte* target = direct.empty() ? nullptr : direct[slot];
+          out[r] = target ? target : memory + slot * kSlotBytes;
+          slot_ptr[slot] = out[r];
+        }
+        s.loop(in, out, m);
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace tessera::cpu

@@ -1,0 +1,59 @@
+#pragma once
+// An elementwise tree compiled for the CPU: a short program of steps over cache-resident
+// slots of kBlock elements. The evaluator stores each block of the root into an output;
+// reductions fold it into accumulators instead.
+
+#include <span>
+#include <vector>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/ufunc_loops.h"
+#include "expr/expr.h"
+
+namespace tessera::cpu {
+
+constexpr int64_t kBlock = 512;
+constexpr int64_t kSlotBytes = kBlock * 16;  // the widest dtype, complex128
+constexpr int kMaxSlots = 64;
+
+struct Step {
+  enum Kind : uint8_t { Load, Constant, Run, Convert } kind;
+  int operand = 0;         // Load: which operand
+  CastRow cast = nullptr;  // Load, Convert: the (possibly identity) conversion
+  bool converts = false;   // Load: the input's dtype differs from the slot's
+  LoopFn loop = nullptr;   // Run
+  int args[3] = {};
+  int nargs = 0;
+  int results[2] = {};
+  int nresults = 0;
+  Scalar value;  // Constant
+};
+
+struct Program {
+  std::vector<Step> steps;
+  std::vector<DType> slot_dtypes;
+  // The arrays walked together: those the caller placed first (outputs, accumulators),
+  // then one per Input node.
+  std::vector<Array> operands;
+  int roots[2] = {};  // the slots holding the tree's value(s)
+};
+
+// Appends `root`'s inputs to p.operands and its steps to p.steps; with `both_outputs`, root
+// is an op with two outputs and sets both roots. Throws logic_error past the limits.
+void compile_program(Program& p, const expr::Node& root, bool both_outputs = false);
+
+// Per-thread slot memory for `p`, reused across evaluations.
+std::byte* program_scratch(const Program& p);
+
+// Runs `p` on elements [off, off + m) of a row (m <= kBlock): ptrs/strides per operand.
+// slot_ptr receives where each slot's values are; a Run step whose result slot has a
+// non-null entry in `direct` writes there instead of scratch (the evaluator's in-place
+// store into a contiguous output).
+void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides, int64_t off,
+               int64_t m, std::byte* memory, std::byte** slot_ptr,
+               std::span<std::byte* const> direct = {});
+
+// Fills the constant slots of a program (once per row: they never change).
+void fill_constants(const Program& p, std::byte* memory, int64_t m);
+
+}  // namespace tessera::cpu

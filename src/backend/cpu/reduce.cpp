@@ -1,0 +1,375 @@
+// Reductions on the CPU: an elementwise tree folded over some of its axes in one pass, with
+// the op's own binary inner loop as the combiner (so every ufunc that reduces gets the
+// same vectorized loop it uses elementwise, and `(x*x).sum()` reads x once).
+//
+// Two shapes of work. When the innermost axis (in the input's memory order) is reduced,
+// each block of kBlock values is halved pairwise to one value and the blocks' values are
+// combined by a binary-counter cascade: pairwise summation over the whole row, error
+// O(log n) like NumPy's. When the innermost axis is kept, whole rows of accumulators are
+// combined with whole rows of values: one vectorized loop call per block of rows. A
+// short innermost axis trades places with a long one of the other kind, so neither shape
+// degenerates into per-element calls. Ops that are not reorderable (subtract, divide, ...)
+// fold strictly in index order, as NumPy does, and are not split over threads.
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "backend/cpu/expr_program.h"
+#include "backend/cpu/parallel.h"
+#include "backend/cpu/strided_loop.h"
+
+namespace tessera::cpu {
+namespace {
+
+constexpr int64_t kMaxItem = 16;  // complex128
+// Work below this many elements is not worth another thread.
+constexpr int64_t kGrainElements = 32 << 10;
+// An innermost axis shorter than this swaps with a longer axis of the other kind.
+constexpr int64_t kShortAxis = 128;
+
+struct Plan {
+  Program program;  // operand 0 is the accumulator (stride 0 along reduced axes)
+  LoopFn combine = nullptr;
+  int64_t isize = 0;
+  bool ordered = false;
+  StridedLayout layout;
+  std::vector<int> kept, reduced;  // layout axes other than the innermost, outermost first
+  bool inner_reduced = false;
+  int64_t inner = 1;               // the innermost axis' length
+  int64_t inner_strides[StridedLayout::kMaxOperands] = {};
+  std::byte* base[StridedLayout::kMaxOperands] = {};
+};
+
+int64_t extent(const Plan& plan, const std::vector<int>& axes) {
+  int64_t n = 1;
+  for (int a : axes) n *= plan.layout.shape[a];
+  return n;
+}
+
+// Moves every operand's pointer to the flat index `flat` of `axes` (last axis fastest).
+void add_offsets(const Plan& plan, const std::vector<int>& axes, int64_t flat,
+                 std::byte** ptrs) {
+  for (int i = static_cast<int>(axes.size()) - 1; i >= 0 && flat > 0; --i) {
+    const int a = axes[i];
+    const int64_t idx = flat % plan.layout.shape[a];
+    flat /= plan.layout.shape[a];
+    for (int k = 0; k < plan.layout.operands; ++k) ptrs[k] += idx * plan.layout.strides[k][a];
+  }
+}
+
+void combine1(const Plan& plan, const std::byte* a, const std::byte* b, std::byte* out) {
+  const std::byte* in[2] = {a, b};
+  std::byte* outs[1] = {out};
+  plan.combine(in, outs, 1);
+}
+
+// A row's values folded to one: pairwise within blocks, a binary-counter cascade across
+// them; or, for ordered ops, strictly left to right from the starting value.
+class Fold {
+ public:
+  Fold(const Plan& plan, std::byte* halving) : plan_(plan), halving_(halving) {}
+
+  void start_from(const std::byte* value) {
+    std::memcpy(level_[0], value, plan_.isize);
+    used_[0] = true;
+  }
+
+  void add_block(const std::byte* values, int64_t m) {
+    const int64_t size = plan_.isize;
+    if (plan_.ordered) {
+      for (int64_t i = 0; i < m; ++i) {
+        if (!used_[0]) {
+          std::memcpy(level_[0], values + i * size, size);
+          used_[0] = true;
+        } else {
+          combine1(plan_, level_[0], values + i * size, level_[0]);
+        }
+      }
+      return;
+    }
+    const std::byte* src = values;
+    int64_t len = m;
+    while (len > 1) {
+      const int64_t half = len / 2;
+      const std::byte* in[2] = {src, src + half * size};
+      std::byte* out[1] = {halving_};
+      plan_.combine(in, out, half);
+      if (len % 2) std::memcpy(halving_ + half * size, src + (len - 1) * size, size);
+      len = half + len % 2;
+      src = halving_;
+    }
+    push(src);
+  }
+
+  // The folded value; false when nothing was added.
+  bool result(std::byte* out) const {
+    bool any = false;
+    alignas(16) std::byte acc[kMaxItem];
+    for (int l = 0; l < kLevels; ++l) {
+      if (!used_[l]) continue;
+      if (any) {
+        combine1(plan_, level_[l], acc, acc);
+      } else {
+        std::memcpy(acc, level_[l], plan_.isize);
+        any = true;
+      }
+    }
+    if (any) std::memcpy(out, acc, plan_.isize);
+    return any;
+  }
+
+ private:
+  static constexpr int kLevels = 64;
+
+  void push(const std::byte* value) {
+    alignas(16) std::byte carry[kMaxItem];
+    std::memcpy(carry, value, plan_.isize);
+    for (int l = 0; l < kLevels; ++l) {
+      if (!used_[l]) {
+        std::memcpy(level_[l], carry, plan_.isize);
+        used_[l] = true;
+        return;
+      }
+      combine1(plan_, level_[l], carry, carry);
+      used_[l] = false;
+    }
+  }
+
+  const Plan& plan_;
+  std::byte* halving_;
+  alignas(16) std::byte level_[kLevels][kMaxItem] = {};
+  bool used_[kLevels] = {};
+};
+
+std::byte* halving_buffer() {
+  thread_local std::vector<std::byte> memory(kSlotBytes + 64);
+  auto addr = reinterpret_cast<uintptr_t>(memory.data());
+  return memory.data() + ((64 - addr % 64) % 64);
+}
+
+// Innermost axis reduced: folds the flat reduced elements [begin, end) belonging to the
+// output at `out_ptrs` (inner axis fastest).
+void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int64_t end,
+               Fold& fold) {
+  const Program& p = plan.program;
+  std::byte* memory = program_scratch(p);
+  std::byte* slot_ptr[kMaxSlots];
+  fill_constants(p, memory, std::min(plan.inner, kBlock));
+  const int nops = plan.layout.operands;
+  for (int64_t pos = begin; pos < end;) {
+    const int64_t row = pos / plan.inner, col = pos % plan.inner;
+    const int64_t len = std::min(plan.inner - col, end - pos);
+    std::byte* ptrs[StridedLayout::kMaxOperands];
+    std::copy(out_ptrs, out_ptrs + nops, ptrs);
+    add_offsets(plan, plan.reduced, row, ptrs);
+    for (int64_t off = col; off < col + len; off += kBlock) {
+      const int64_t m = std::min(kBlock, col + len - off);
+      run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
+      fold.add_block(slot_ptr[p.roots[0]], m);
+    }
+    pos += len;
+  }
+}
+
+void reduce_inner(const Plan& plan) {
+  const int64_t outputs = extent(plan, plan.kept);
+  const int64_t per_output = extent(plan, plan.reduced) * plan.inner;
+  const int nops = plan.layout.operands;
+  auto output_ptrs = [&](int64_t o, std::byte** ptrs) {
+    std::copy(plan.base, plan.base + nops, ptrs);
+    add_offsets(plan, plan.kept, o, ptrs);
+  };
+  const int threads = num_threads();
+  const bool split_outputs = plan.ordered || outputs >= threads ||
+                             per_output < 2 * kGrainElements;
+  if (split_outputs) {
+    const int64_t grain = std::max<int64_t>(1, kGrainElements / std::max<int64_t>(per_output, 1));
+    parallel_for(outputs, grain, [&](int64_t begin, int64_t end) {
+      for (int64_t o = begin; o < end; ++o) {
+        std::byte* ptrs[StridedLayout::kMaxOperands];
+        output_ptrs(o, ptrs);
+        Fold fold(plan, halving_buffer());
+        if (plan.ordered) fold.start_from(ptrs[0]);
+        fold_span(plan, ptrs, 0, per_output, fold);
+        alignas(16) std::byte value[kMaxItem];
+        fold.result(value);
+        if (plan.ordered) {
+          std::memcpy(ptrs[0], value, plan.isize);
+        } else {
+          combine1(plan, ptrs[0], value, ptrs[0]);
+        }
+      }
+    });
+    return;
+  }
+  // Few outputs, long reductions: each thread folds a contiguous share; the shares are
+  // combined in order.
+  const int64_t chunks = std::min<int64_t>(threads, per_output / kGrainElements);
+  std::vector<std::byte> partial(chunks * kMaxItem);
+  std::vector<char> nonempty(chunks);
+  for (int64_t o = 0; o < outputs; ++o) {
+    std::byte* ptrs[StridedLayout::kMaxOperands];
+    output_ptrs(o, ptrs);
+    parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        Fold fold(plan, halving_buffer());
+        fold_span(plan, ptrs, per_output * c / chunks, per_output * (c + 1) / chunks, fold);
+        nonempty[c] = fold.result(partial.data() + c * kMaxItem);
+      }
+    });
+    for (int64_t c = 0; c < chunks; ++c) {
+      if (nonempty[c]) combine1(plan, ptrs[0], partial.data() + c * kMaxItem, ptrs[0]);
+    }
+  }
+}
+
+// Innermost axis kept: accumulator rows of m <= kBlock elements, each combined with the
+// matching value row of every reduced index in [r_begin, r_end). `acc` is contiguous.
+void fold_rows(const Plan& plan, std::byte* const* out_ptrs, int64_t off, int64_t m,
+               int64_t r_begin, int64_t r_end, std::byte* acc) {
+  const Program& p = plan.program;
+  std::byte* memory = program_scratch(p);
+  std::byte* slot_ptr[kMaxSlots];
+  fill_constants(p, memory, m);
+  const int nops = plan.layout.operands;
+  for (int64_t r = r_begin; r < r_end; ++r) {
+    std::byte* ptrs[StridedLayout::kMaxOperands];
+    std::copy(out_ptrs, out_ptrs + nops, ptrs);
+    add_offsets(plan, plan.reduced, r, ptrs);
+    run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
+    const std::byte* in[2] = {acc, slot_ptr[p.roots[0]]};
+    std::byte* out[1] = {acc};
+    plan.combine(in, out, m);
+  }
+}
+
+void reduce_outer(const Plan& plan) {
+  const int64_t rows = extent(plan, plan.kept);
+  const int64_t blocks_per_row = (plan.inner + kBlock - 1) / kBlock;
+  const int64_t tasks = rows * blocks_per_row;
+  const int64_t reduced = extent(plan, plan.reduced);
+  const int nops = plan.layout.operands;
+  const int64_t acc_stride = plan.inner_strides[0];
+  const CastRow move = cast_row_for(plan.program.operands[0].dtype(),
+                                    plan.program.operands[0].dtype());
+  auto task_ptrs = [&](int64_t t, std::byte** ptrs, int64_t& off, int64_t& m) {
+    std::copy(plan.base, plan.base + nops, ptrs);
+    add_offsets(plan, plan.kept, t / blocks_per_row, ptrs);
+    off = (t % blocks_per_row) * kBlock;
+    m = std::min(kBlock, plan.inner - off);
+  };
+  const int threads = num_threads();
+  if (plan.ordered || tasks >= threads || reduced * plan.inner < 2 * kGrainElements) {
+    const int64_t grain =
+        std::max<int64_t>(1, kGrainElements / std::max<int64_t>(reduced * kBlock, 1));
+    parallel_for(tasks, grain, [&](int64_t begin, int64_t end) {
+      std::byte* acc = halving_buffer();
+      for (int64_t t = begin; t < end; ++t) {
+        std::byte* ptrs[StridedLayout::kMaxOperands];
+        int64_t off, m;
+        task_ptrs(t, ptrs, off, m);
+        std::byte* dst = ptrs[0] + off * acc_stride;
+        move(dst, acc_stride, acc, plan.isize, m);
+        fold_rows(plan, ptrs, off, m, 0, reduced, acc);
+        move(acc, plan.isize, dst, acc_stride, m);
+      }
+    });
+    return;
+  }
+  // Few accumulator rows, many reduced rows: each thread folds a share of the reduced rows
+  // into its own accumulators (seeded from its first row); the shares are combined in order.
+  const int64_t chunks = std::min<int64_t>(threads, reduced);
+  std::vector<std::byte> partial(chunks * tasks * kSlotBytes);
+  parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+    const Program& p = plan.program;
+    std::byte* memory = program_scratch(p);
+    std::byte* slot_ptr[kMaxSlots];
+    for (int64_t c = begin; c < end; ++c) {
+      const int64_t r0 = reduced * c / chunks, r1 = reduced * (c + 1) / chunks;
+      for (int64_t t = 0; t < tasks; ++t) {
+        std::byte* ptrs[StridedLayout::kMaxOperands];
+        int64_t off, m;
+        task_ptrs(t, ptrs, off, m);
+        std::byte* acc = partial.data() + (c * tasks + t) * kSlotBytes;
+        std::byte* first[StridedLayout::kMaxOperands];
+        std::copy(ptrs, ptrs + nops, first);
+        add_offsets(plan, plan.reduced, r0, first);
+        fill_constants(p, memory, m);
+        run_block(p, first, plan.inner_strides, off, m, memory, slot_ptr);
+        std::memcpy(acc, slot_ptr[p.roots[0]], m * plan.isize);
+        fold_rows(plan, ptrs, off, m, r0 + 1, r1, acc);
+      }
+    }
+  });
+  std::vector<std::byte> acc(kSlotBytes);
+  for (int64_t t = 0; t < tasks; ++t) {
+    std::byte* ptrs[StridedLayout::kMaxOperands];
+    int64_t off, m;
+    task_ptrs(t, ptrs, off, m);
+    std::byte* dst = ptrs[0] + off * acc_stride;
+    move(dst, acc_stride, acc.data(), plan.isize, m);
+    for (int64_t c = 0; c < chunks; ++c) {
+      const std::byte* in[2] = {acc.data(), partial.data() + (c * tasks + t) * kSlotBytes};
+      std::byte* out[1] = {acc.data()};
+      plan.combine(in, out, m);
+    }
+    move(acc.data(), plan.isize, dst, acc_stride, m);
+  }
+}
+
+// Swaps the innermost axis with the longest axis of the other kind when it is short.
+void choose_inner(StridedLayout& layout) {
+  const int nd = layout.shape.size();
+  auto is_reduced = [&](int a) { return layout.strides[0][a] == 0; };
+  const int last = nd - 1;
+  if (layout.shape[last] >= kShortAxis) return;
+  int best = -1;
+  for (int a = 0; a < last; ++a) {
+    if (is_reduced(a) == is_reduced(last)) continue;
+    if (layout.shape[a] > layout.shape[last] && (best < 0 || layout.shape[a] > layout.shape[best])) {
+      best = a;
+    }
+  }
+  if (best < 0) return;
+  std::swap(layout.shape[best], layout.shape[last]);
+  for (int k = 0; k < layout.operands; ++k) std::swap(layout.strides[k][best], layout.strides[k][last]);
+}
+
+}  // namespace
+
+void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Array& acc) {
+  if (acc.size() == 0) return;
+  Plan plan;
+  plan.program.operands.push_back(acc);
+  compile_program(plan.program, root);
+  plan.combine = loop_for(op, loop);
+  plan.isize = acc.itemsize();
+  plan.ordered = ordered;
+  const std::vector<Array>& operands = plan.program.operands;
+  const int nops = static_cast<int>(operands.size());
+  Dims strides[StridedLayout::kMaxOperands];
+  for (int k = 0; k < nops; ++k) {
+    strides[k] = operands[k].strides();
+    plan.base[k] = operands[k].data();
+  }
+  // Walk in the order of what is read (the first input), not of the small accumulator.
+  plan.layout = simplify_layout(acc.shape(), strides, nops, nops > 1 ? 1 : 0);
+  StridedLayout& layout = plan.layout;
+  // A reduced axis of length 1 is dropped by the layout; all-kept layouts still fold one row.
+  if (!ordered) choose_inner(layout);
+  const int last = layout.shape.size() - 1;
+  plan.inner = layout.shape[last];
+  plan.inner_reduced = layout.strides[0][last] == 0 && layout.shape[last] > 1;
+  for (int k = 0; k < nops; ++k) plan.inner_strides[k] = layout.strides[k][last];
+  for (int a = 0; a < last; ++a) {
+    (layout.strides[0][a] == 0 ? plan.reduced : plan.kept).push_back(a);
+  }
+  if (plan.inner_reduced) {
+    reduce_inner(plan);
+  } else {
+    reduce_outer(plan);
+  }
+}
+
+}  // namespace tessera::cpu
