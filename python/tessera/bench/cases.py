@@ -184,6 +184,36 @@ def elementwise_cases(quick):
     return out
 
 
+def reduction_cases(quick):
+    """Issue 5's targets at 1e7 float64: reductions, sorting, mask selection and gathers."""
+    n = 10**7 if not quick else 10**6
+    label = f"1e{len(str(n)) - 1}"
+    nbytes = 8 * n
+    side = 3162 if not quick else 1000
+    rows = lambda rng: (rng.standard_normal((side, side)),)  # noqa: E731
+    return [
+        Case("sum", label, _vector(n), lambda xp, x: x.sum(), rtol=1e-9, bytes_moved=nbytes,
+             group="reductions"),
+        Case("std", label, _vector(n), lambda xp, x: x.std(), rtol=1e-9, bytes_moved=nbytes,
+             group="reductions"),
+        Case("max", label, _vector(n), lambda xp, x: x.max(), rtol=0, bytes_moved=nbytes,
+             group="reductions"),
+        Case("argmax", label, _vector(n), lambda xp, x: x.argmax(), rtol=0, bytes_moved=nbytes,
+             group="reductions"),
+        Case("(x*x).sum()", label, _vector(n), lambda xp, x: (x * x).sum(), rtol=1e-9,
+             bytes_moved=nbytes, group="reductions"),
+        Case("sum(axis=0)", f"{side}²", rows, lambda xp, x: x.sum(axis=0), rtol=1e-9,
+             bytes_moved=8 * side * side, group="reductions"),
+        Case("sum(axis=1)", f"{side}²", rows, lambda xp, x: x.sum(axis=1), rtol=1e-9,
+             bytes_moved=8 * side * side, group="reductions"),
+        Case("sort", label, _vector(n), lambda xp, x: xp.sort(x), rtol=0, group="reductions"),
+        Case("x[x > 0]", label, _vector(n), lambda xp, x: x[x > 0], rtol=0, group="reductions"),
+        Case("take(x, random idx)", label,
+             lambda rng: (rng.standard_normal(n), rng.integers(0, n, n)),
+             lambda xp, x, i: xp.take(x, i), rtol=0, group="reductions"),
+    ]
+
+
 # a*b+c contracted to one fused multiply-add (as XLA does) skips the rounding of a*b: up to
 # one unit in the last place of a*b, which for these standard-normal inputs (|a*b| < 64) is
 # below 2**-46, however much a*b and c cancel.
@@ -200,5 +230,5 @@ def _to_host(xp, x):
 
 
 def all_cases(quick):
-    return (foundation_cases(quick) + elementwise_cases(quick) + classic_cases(quick)
-            + course_cases(quick))
+    return (foundation_cases(quick) + elementwise_cases(quick) + reduction_cases(quick)
+            + classic_cases(quick) + course_cases(quick))

@@ -8,6 +8,7 @@
 
 #include "backend/cpu/expr_program.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/simd_reduce.h"
 #include "backend/cpu/strided_loop.h"
 #include "kernels/types.h"
 
@@ -80,10 +81,28 @@ Best<T, Max> scan_row(const ArgPlan& plan, std::byte* const* ptrs, int64_t begin
   std::byte* slot_ptr[kMaxSlots];
   fill_constants(p, memory, std::min(end - begin, kBlock));
   Best<T, Max> best;
+  // Floats: the block's extreme by SIMD first, then only a block that improves on the best
+  // is searched for where that value first occurs.
+  BlockFold fold = nullptr;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    fold = simd_block_fold(Max ? Ufunc::Maximum : Ufunc::Minimum,
+                           std::is_same_v<T, float> ? DType::Float32 : DType::Float64);
+  }
   for (int64_t off = begin; off < end; off += kBlock) {
     const int64_t m = std::min(kBlock, end - off);
     run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
     const T* v = reinterpret_cast<const T*>(slot_ptr[p.roots[0]]);
+    if (fold) {
+      T extreme;
+      fold(reinterpret_cast<const std::byte*>(v), m, reinterpret_cast<std::byte*>(&extreme));
+      if (best.index >= 0 && !beats<T, Max>(extreme, best.value)) continue;
+      const bool nan = is_nan(extreme);
+      int64_t i = 0;
+      while (nan ? !is_nan(v[i]) : v[i] != extreme) ++i;
+      best.value = v[i];
+      best.index = off + i;
+      continue;
+    }
     for (int64_t i = 0; i < m; ++i) best.offer(v[i], off + i);
   }
   return best;

@@ -17,6 +17,7 @@
 
 #include "backend/cpu/expr_program.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/simd_reduce.h"
 #include "backend/cpu/strided_loop.h"
 
 namespace tessera::cpu {
@@ -31,6 +32,7 @@ constexpr int64_t kShortAxis = 128;
 struct Plan {
   Program program;  // operand 0 is the accumulator (stride 0 along reduced axes)
   LoopFn combine = nullptr;
+  BlockFold block_fold = nullptr;  // a SIMD fold of one block, when there is one
   int64_t isize = 0;
   bool ordered = false;
   StridedLayout layout;
@@ -86,6 +88,11 @@ class Fold {
           combine1(plan_, level_[0], values + i * size, level_[0]);
         }
       }
+      return;
+    }
+    if (plan_.block_fold) {
+      plan_.block_fold(values, m, halving_);
+      push(halving_);
       return;
     }
     const std::byte* src = values;
@@ -224,55 +231,77 @@ void reduce_inner(const Plan& plan) {
   }
 }
 
-// Innermost axis kept: accumulator rows of m <= kBlock elements, each combined with the
-// matching value row of every reduced index in [r_begin, r_end). `acc` is contiguous.
-void fold_rows(const Plan& plan, std::byte* const* out_ptrs, int64_t off, int64_t m,
-               int64_t r_begin, int64_t r_end, std::byte* acc) {
+// Innermost axis kept: a contiguous accumulator row of `len` elements (at most a task's
+// width), combined with the matching value row of every reduced index in [r_begin, r_end).
+// Each value row is read start to end before the next, so memory streams sequentially.
+// With `seed`, the first value row initializes the accumulators instead.
+void fold_rows(const Plan& plan, std::byte* const* out_ptrs, int64_t off, int64_t len,
+               int64_t r_begin, int64_t r_end, std::byte* acc, bool seed) {
   const Program& p = plan.program;
   std::byte* memory = program_scratch(p);
   std::byte* slot_ptr[kMaxSlots];
-  fill_constants(p, memory, m);
+  fill_constants(p, memory, std::min(len, kBlock));
   const int nops = plan.layout.operands;
   for (int64_t r = r_begin; r < r_end; ++r) {
     std::byte* ptrs[StridedLayout::kMaxOperands];
     std::copy(out_ptrs, out_ptrs + nops, ptrs);
     add_offsets(plan, plan.reduced, r, ptrs);
-    run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
-    const std::byte* in[2] = {acc, slot_ptr[p.roots[0]]};
-    std::byte* out[1] = {acc};
-    plan.combine(in, out, m);
+    for (int64_t b = 0; b < len; b += kBlock) {
+      const int64_t m = std::min(kBlock, len - b);
+      run_block(p, ptrs, plan.inner_strides, off + b, m, memory, slot_ptr);
+      std::byte* a = acc + b * plan.isize;
+      if (seed && r == r_begin) {
+        std::memcpy(a, slot_ptr[p.roots[0]], m * plan.isize);
+        continue;
+      }
+      const std::byte* in[2] = {a, slot_ptr[p.roots[0]]};
+      std::byte* out[1] = {a};
+      plan.combine(in, out, m);
+    }
   }
+}
+
+// Accumulators per task: up to 32 KiB, so they stay in L1/L2 while the rows stream past.
+int64_t task_width(const Plan& plan) {
+  return std::max<int64_t>(kBlock, (32768 / plan.isize) / kBlock * kBlock);
+}
+
+std::byte* task_buffer(int64_t bytes) {
+  thread_local std::vector<std::byte> memory;
+  if (static_cast<int64_t>(memory.size()) < bytes) memory.resize(bytes);
+  return memory.data();
 }
 
 void reduce_outer(const Plan& plan) {
   const int64_t rows = extent(plan, plan.kept);
-  const int64_t blocks_per_row = (plan.inner + kBlock - 1) / kBlock;
-  const int64_t tasks = rows * blocks_per_row;
+  const int64_t width = std::min(task_width(plan), plan.inner);
+  const int64_t tasks_per_row = (plan.inner + width - 1) / width;
+  const int64_t tasks = rows * tasks_per_row;
   const int64_t reduced = extent(plan, plan.reduced);
   const int nops = plan.layout.operands;
   const int64_t acc_stride = plan.inner_strides[0];
   const CastRow move = cast_row_for(plan.program.operands[0].dtype(),
                                     plan.program.operands[0].dtype());
-  auto task_ptrs = [&](int64_t t, std::byte** ptrs, int64_t& off, int64_t& m) {
+  auto task_ptrs = [&](int64_t t, std::byte** ptrs, int64_t& off, int64_t& len) {
     std::copy(plan.base, plan.base + nops, ptrs);
-    add_offsets(plan, plan.kept, t / blocks_per_row, ptrs);
-    off = (t % blocks_per_row) * kBlock;
-    m = std::min(kBlock, plan.inner - off);
+    add_offsets(plan, plan.kept, t / tasks_per_row, ptrs);
+    off = (t % tasks_per_row) * width;
+    len = std::min(width, plan.inner - off);
   };
   const int threads = num_threads();
   if (plan.ordered || tasks >= threads || reduced * plan.inner < 2 * kGrainElements) {
     const int64_t grain =
-        std::max<int64_t>(1, kGrainElements / std::max<int64_t>(reduced * kBlock, 1));
+        std::max<int64_t>(1, kGrainElements / std::max<int64_t>(reduced * width, 1));
     parallel_for(tasks, grain, [&](int64_t begin, int64_t end) {
-      std::byte* acc = halving_buffer();
+      std::byte* acc = task_buffer(width * plan.isize);
       for (int64_t t = begin; t < end; ++t) {
         std::byte* ptrs[StridedLayout::kMaxOperands];
-        int64_t off, m;
-        task_ptrs(t, ptrs, off, m);
+        int64_t off, len;
+        task_ptrs(t, ptrs, off, len);
         std::byte* dst = ptrs[0] + off * acc_stride;
-        move(dst, acc_stride, acc, plan.isize, m);
-        fold_rows(plan, ptrs, off, m, 0, reduced, acc);
-        move(acc, plan.isize, dst, acc_stride, m);
+        move(dst, acc_stride, acc, plan.isize, len);
+        fold_rows(plan, ptrs, off, len, 0, reduced, acc, false);
+        move(acc, plan.isize, dst, acc_stride, len);
       }
     });
     return;
@@ -280,41 +309,33 @@ void reduce_outer(const Plan& plan) {
   // Few accumulator rows, many reduced rows: each thread folds a share of the reduced rows
   // into its own accumulators (seeded from its first row); the shares are combined in order.
   const int64_t chunks = std::min<int64_t>(threads, reduced);
-  std::vector<std::byte> partial(chunks * tasks * kSlotBytes);
+  const int64_t share_bytes = tasks * width * plan.isize;
+  std::vector<std::byte> partial(chunks * share_bytes);
   parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
-    const Program& p = plan.program;
-    std::byte* memory = program_scratch(p);
-    std::byte* slot_ptr[kMaxSlots];
     for (int64_t c = begin; c < end; ++c) {
       const int64_t r0 = reduced * c / chunks, r1 = reduced * (c + 1) / chunks;
       for (int64_t t = 0; t < tasks; ++t) {
         std::byte* ptrs[StridedLayout::kMaxOperands];
-        int64_t off, m;
-        task_ptrs(t, ptrs, off, m);
-        std::byte* acc = partial.data() + (c * tasks + t) * kSlotBytes;
-        std::byte* first[StridedLayout::kMaxOperands];
-        std::copy(ptrs, ptrs + nops, first);
-        add_offsets(plan, plan.reduced, r0, first);
-        fill_constants(p, memory, m);
-        run_block(p, first, plan.inner_strides, off, m, memory, slot_ptr);
-        std::memcpy(acc, slot_ptr[p.roots[0]], m * plan.isize);
-        fold_rows(plan, ptrs, off, m, r0 + 1, r1, acc);
+        int64_t off, len;
+        task_ptrs(t, ptrs, off, len);
+        std::byte* acc = partial.data() + c * share_bytes + t * width * plan.isize;
+        fold_rows(plan, ptrs, off, len, r0, r1, acc, true);
       }
     }
   });
-  std::vector<std::byte> acc(kSlotBytes);
+  std::byte* acc = task_buffer(width * plan.isize);
   for (int64_t t = 0; t < tasks; ++t) {
     std::byte* ptrs[StridedLayout::kMaxOperands];
-    int64_t off, m;
-    task_ptrs(t, ptrs, off, m);
+    int64_t off, len;
+    task_ptrs(t, ptrs, off, len);
     std::byte* dst = ptrs[0] + off * acc_stride;
-    move(dst, acc_stride, acc.data(), plan.isize, m);
+    move(dst, acc_stride, acc, plan.isize, len);
     for (int64_t c = 0; c < chunks; ++c) {
-      const std::byte* in[2] = {acc.data(), partial.data() + (c * tasks + t) * kSlotBytes};
-      std::byte* out[1] = {acc.data()};
-      plan.combine(in, out, m);
+      const std::byte* in[2] = {acc, partial.data() + c * share_bytes + t * width * plan.isize};
+      std::byte* out[1] = {acc};
+      plan.combine(in, out, len);
     }
-    move(acc.data(), plan.isize, dst, acc_stride, m);
+    move(acc, plan.isize, dst, acc_stride, len);
   }
 }
 
@@ -344,6 +365,7 @@ void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Arra
   plan.program.operands.push_back(acc);
   compile_program(plan.program, root);
   plan.combine = loop_for(op, loop);
+  if (!ordered) plan.block_fold = simd_block_fold(op, acc.dtype());
   plan.isize = acc.itemsize();
   plan.ordered = ordered;
   const std::vector<Array>& operands = plan.program.operands;

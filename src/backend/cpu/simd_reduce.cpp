@@ -1,0 +1,131 @@
+// SIMD block folds (see simd_reduce.h). Sums keep eight vector accumulators and combine
+// them pairwise, so each lane adds at most n / (8 * lanes) values in sequence: with the
+// pairwise cascade over blocks, error stays as low as NumPy's pairwise summation. Max and
+// min propagate NaN as NumPy does: any NaN in the block makes the result NaN.
+//
+// Compiled once per target by Highway's foreach_target; HWY_ONCE holds the dispatch.
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "backend/cpu/simd_reduce.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+
+#include <hwy/highway.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "backend/cpu/simd_reduce.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace tessera::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+template <class T>
+T SumBlock(const T* HWY_RESTRICT p, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  auto a4 = hn::Zero(d), a5 = hn::Zero(d), a6 = hn::Zero(d), a7 = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 8 * lanes <= n; i += 8 * lanes) {
+    a0 = hn::Add(a0, hn::LoadU(d, p + i));
+    a1 = hn::Add(a1, hn::LoadU(d, p + i + lanes));
+    a2 = hn::Add(a2, hn::LoadU(d, p + i + 2 * lanes));
+    a3 = hn::Add(a3, hn::LoadU(d, p + i + 3 * lanes));
+    a4 = hn::Add(a4, hn::LoadU(d, p + i + 4 * lanes));
+    a5 = hn::Add(a5, hn::LoadU(d, p + i + 5 * lanes));
+    a6 = hn::Add(a6, hn::LoadU(d, p + i + 6 * lanes));
+    a7 = hn::Add(a7, hn::LoadU(d, p + i + 7 * lanes));
+  }
+  for (; i + lanes <= n; i += lanes) a0 = hn::Add(a0, hn::LoadU(d, p + i));
+  const auto sum = hn::Add(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)),
+                           hn::Add(hn::Add(a4, a5), hn::Add(a6, a7)));
+  T total = hn::GetLane(hn::SumOfLanes(d, sum));
+  T tail = 0;
+  for (; i < n; ++i) tail += p[i];
+  return total + tail;
+}
+
+template <class T, bool Max>
+T ExtremeBlock(const T* HWY_RESTRICT p, int64_t n) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto pick = [](auto a, auto b) { return Max ? hn::Max(a, b) : hn::Min(a, b); };
+  T best = p[0];
+  bool nan = std::isnan(p[0]);
+  int64_t i = 0;
+  if (n >= 4 * lanes) {
+    auto a0 = hn::LoadU(d, p), a1 = hn::LoadU(d, p + lanes);
+    auto a2 = hn::LoadU(d, p + 2 * lanes), a3 = hn::LoadU(d, p + 3 * lanes);
+    // NaN compares unequal to itself; comparisons, unlike Max/Min, say so reliably.
+    auto nans = hn::Or(hn::Or(hn::VecFromMask(d, hn::Ne(a0, a0)), hn::VecFromMask(d, hn::Ne(a1, a1))),
+                       hn::Or(hn::VecFromMask(d, hn::Ne(a2, a2)), hn::VecFromMask(d, hn::Ne(a3, a3))));
+    for (i = 4 * lanes; i + 4 * lanes <= n; i += 4 * lanes) {
+      const auto v0 = hn::LoadU(d, p + i), v1 = hn::LoadU(d, p + i + lanes);
+      const auto v2 = hn::LoadU(d, p + i + 2 * lanes), v3 = hn::LoadU(d, p + i + 3 * lanes);
+      a0 = pick(a0, v0);
+      a1 = pick(a1, v1);
+      a2 = pick(a2, v2);
+      a3 = pick(a3, v3);
+      nans = hn::Or(nans, hn::Or(hn::Or(hn::VecFromMask(d, hn::Ne(v0, v0)),
+                                        hn::VecFromMask(d, hn::Ne(v1, v1))),
+                                 hn::Or(hn::VecFromMask(d, hn::Ne(v2, v2)),
+                                        hn::VecFromMask(d, hn::Ne(v3, v3)))));
+    }
+    nan = !hn::AllFalse(d, hn::MaskFromVec(nans));
+    const auto all = pick(pick(a0, a1), pick(a2, a3));
+    best = hn::GetLane(Max ? hn::MaxOfLanes(d, all) : hn::MinOfLanes(d, all));
+  }
+  for (; i < n; ++i) {
+    nan |= std::isnan(p[i]);
+    best = Max ? (p[i] > best ? p[i] : best) : (p[i] < best ? p[i] : best);
+  }
+  return nan ? std::numeric_limits<T>::quiet_NaN() : best;
+}
+
+#define TS_BLOCK_FOLD(Name, T, expr)                                                \
+  void Name##_##T(const std::byte* values, int64_t n, std::byte* out) {             \
+    const T r = expr(reinterpret_cast<const T*>(values), n);                        \
+    std::memcpy(out, &r, sizeof(T));                                                \
+  }
+TS_BLOCK_FOLD(Sum, float, SumBlock<float>)
+TS_BLOCK_FOLD(Sum, double, SumBlock<double>)
+TS_BLOCK_FOLD(Max, float, (ExtremeBlock<float, true>))
+TS_BLOCK_FOLD(Max, double, (ExtremeBlock<double, true>))
+TS_BLOCK_FOLD(Min, float, (ExtremeBlock<float, false>))
+TS_BLOCK_FOLD(Min, double, (ExtremeBlock<double, false>))
+#undef TS_BLOCK_FOLD
+
+}  // namespace tessera::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace tessera::cpu {
+
+#define TS_FOLD_DISPATCH(Name, T)                                                   \
+  HWY_EXPORT(Name##_##T);                                                           \
+  static void dispatch_##Name##_##T(const std::byte* values, int64_t n, std::byte* out) { \
+    HWY_DYNAMIC_DISPATCH(Name##_##T)(values, n, out);                               \
+  }
+TS_FOLD_DISPATCH(Sum, float)
+TS_FOLD_DISPATCH(Sum, double)
+TS_FOLD_DISPATCH(Max, float)
+TS_FOLD_DISPATCH(Max, double)
+TS_FOLD_DISPATCH(Min, float)
+TS_FOLD_DISPATCH(Min, double)
+#undef TS_FOLD_DISPATCH
+
+BlockFold simd_block_fold(Ufunc op, DType dtype) {
+  const bool f32 = dtype == DType::Float32, f64 = dtype == DType::Float64;
+  if (!f32 && !f64) return nullptr;
+  switch (op) {
+    case Ufunc::Add: return f32 ? &dispatch_Sum_float : &dispatch_Sum_double;
+    case Ufunc::Maximum: return f32 ? &dispatch_Max_float : &dispatch_Max_double;
+    case Ufunc::Minimum: return f32 ? &dispatch_Min_float : &dispatch_Min_double;
+    default: return nullptr;
+  }
+}
+
+}  // namespace tessera::cpu
+#endif  // HWY_ONCE

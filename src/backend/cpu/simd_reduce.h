@@ -1,0 +1,21 @@
+#pragma once
+// Highway SIMD folds of one block of contiguous values to one value, for the reductions
+// that dominate time (sum, max, min of float32/float64). They read the block in one
+// sequential stream with eight independent vector accumulators, which the memory system
+// serves at full speed; the generic fold (pairwise halving through the op's loop) handles
+// every other op and dtype.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tessera/ufunc.h"
+
+namespace tessera::cpu {
+
+// Folds n >= 1 values at `values` into *out (all of the dtype given at lookup).
+using BlockFold = void (*)(const std::byte* values, int64_t n, std::byte* out);
+
+// The SIMD fold of `op` over `dtype`, or null when there is none.
+BlockFold simd_block_fold(Ufunc op, DType dtype);
+
+}  // namespace tessera::cpu
