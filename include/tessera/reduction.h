@@ -23,6 +23,11 @@ struct ReduceOptions {
 Array reduce(Ufunc op, const Array& a, const ReduceOptions& options = {},
              const char* api = nullptr);
 
+// op.accumulate(a, axis): the running reduction along one axis, same shape as `a`, in
+// the dtype op.reduce would use. `api` names the caller in errors (cumsum, cumprod, ...).
+Array accumulate(Ufunc op, const Array& a, int64_t axis = 0, std::optional<DType> dtype = {},
+                 const std::optional<Array>& out = std::nullopt, const char* api = nullptr);
+
 // NumPy's mean, var and std (ddof = delta degrees of freedom): float64 for integer
 // input, computed in float32 for float16 as NumPy does.
 Array mean(const Array& a, const ReduceOptions& options = {});

@@ -74,6 +74,25 @@ void bind_reductions(nb::module_& m) {
   }, nb::arg("name"), nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(),
      nb::arg("out").none(), nb::arg("keepdims"), nb::arg("initial").none(),
      nb::arg("where").none(), nb::arg("api"));
+  m.def("_accumulate", [](const std::string& name, nb::handle array, nb::handle axis,
+                          nb::handle dtype, nb::handle out, const std::string& api) {
+    const Array& a = unwrap(array).array;
+    std::optional<Ufunc> op = find_ufunc(name);
+    if (!op) throw ValueError("[" + api + "] no ufunc named " + name);
+    if (!PyIndex_Check(axis.ptr()) && !axis.is_none()) {
+      throw ValueError("[" + api + "] accumulate does not allow multiple axes");
+    }
+    if (axis.is_none()) throw ValueError("[" + api + "] accumulate does not allow multiple axes");
+    const int64_t ax = to_int64(axis, api.c_str(), "axis");
+    std::optional<DType> dt;
+    if (!dtype.is_none()) dt = to_dtype(dtype, DType::Float64, api.c_str());
+    std::optional<Array> target = to_out(out, api);
+    Array r = without_gil([&] { return accumulate(*op, a, ax, dt, target, api.c_str()); });
+    ReduceOptions o;
+    o.out = target;
+    return result(std::move(r), o, out);
+  }, nb::arg("name"), nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(),
+     nb::arg("out").none(), nb::arg("api"));
   m.def("_mean", [](nb::handle array, nb::handle axis, nb::handle dtype, nb::handle out,
                     bool keepdims, nb::handle where) {
     const Array& a = unwrap(array).array;

@@ -17,7 +17,14 @@ def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, ini
                          builtins.bool(keepdims), initial, where, f"{self.__name__}.reduce")
 
 
+def _ufunc_accumulate(self, array, axis=0, dtype=None, out=None):
+    """ufunc.accumulate: the running reduction along one axis, in order."""
+    return _core._accumulate(self.__name__, _asarray(array), axis, dtype, out,
+                             f"{self.__name__}.accumulate")
+
+
 ufunc.reduce = _ufunc_reduce
+ufunc.accumulate = _ufunc_accumulate
 
 
 def _folding(op, api, a, axis, dtype, out, keepdims, initial, where):
@@ -72,6 +79,56 @@ def count_nonzero(a, axis=None, *, keepdims=False):
                          None, True, "count_nonzero")
 
 
+def _scan(op, api, a, axis, dtype, out):
+    a = _asarray(a)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    return _core._accumulate(op, a, axis, dtype, out, api)
+
+
+def cumsum(a, axis=None, dtype=None, out=None):
+    """Running sum along `axis` (of the flattened array when None), in order."""
+    return _scan("add", "cumsum", a, axis, dtype, out)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    """Running product along `axis` (of the flattened array when None), in order."""
+    return _scan("multiply", "cumprod", a, axis, dtype, out)
+
+
+def _cumulative(op, api, x, axis, dtype, include_initial):
+    x = _asarray(x)
+    if axis is None:
+        if x.ndim > 1:
+            raise ValueError(f"[{api}] axis must be specified for arrays with more than one "
+                             "dimension")
+        axis = 0
+    if x.ndim == 0:
+        raise ValueError(f"[{api}] the input must have at least one dimension")
+    result = _core._accumulate(op, x, axis, dtype, None, api)
+    if not include_initial:
+        return result
+    from ._creation import empty
+    shape = list(result.shape)
+    axis = axis % x.ndim
+    shape[axis] += 1
+    joined = empty(tuple(shape), dtype=result.dtype)
+    before = (slice(None),) * axis
+    joined[before + (slice(0, 1),)] = 0 if op == "add" else 1
+    joined[before + (slice(1, None),)] = result
+    return joined
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The array API's cumsum: axis required for n-d input; include_initial prepends 0."""
+    return _cumulative("add", "cumulative_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    """The array API's cumprod: axis required for n-d input; include_initial prepends 1."""
+    return _cumulative("multiply", "cumulative_prod", x, axis, dtype, include_initial)
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean: float64 for integer input; float16 is summed in float32."""
     return _core._mean(_asarray(a), axis, dtype, out, builtins.bool(keepdims), where)
@@ -121,7 +178,8 @@ def _install():
 
     for name, function in {"sum": sum, "prod": prod, "max": max, "min": min, "any": any,
                            "all": all, "mean": mean, "var": var, "std": std,
-                           "argmax": argmax, "argmin": argmin}.items():
+                           "argmax": argmax, "argmin": argmin, "cumsum": cumsum,
+                           "cumprod": cumprod}.items():
         setattr(ndarray, name, method(function, name))
 
 

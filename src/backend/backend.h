@@ -62,6 +62,9 @@ class Backend {
   // `index` (int64) is viewed at the tree's shape with stride 0 along that one axis. The
   // first occurrence wins; NaN beats every number; complex values compare lexicographically.
   virtual void arg_reduce(const expr::Node& root, bool max, const Array& index) = 0;
+  // The inclusive scan out[i] = op(out[i-1], v[i]) along `axis` (of length >= 2) of the
+  // tree's values, strictly in order, into `out` (the tree's shape and dtype).
+  virtual void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) = 0;
 };
 
 Backend& backend_for(Device device);

@@ -266,6 +266,37 @@ Array reduce(Ufunc op, const Array& a, const ReduceOptions& o, const char* api_n
   return finish();
 }
 
+Array accumulate(Ufunc op, const Array& a, int64_t axis, std::optional<DType> dtype,
+                 const std::optional<Array>& out, const char* api_name) {
+  const UfuncInfo& info = ufunc_info(op);
+  const std::string api = api_name ? api_name : std::string(info.name) + ".accumulate";
+  const std::string prefix = "[" + api + "] ";
+  if (info.nin != 2 || info.nout != 1) {
+    throw ValueError(prefix + "accumulate only supported for binary functions");
+  }
+  if (a.ndim() == 0) throw TypeError(prefix + "cannot accumulate on a scalar");
+  const int ax = normalize_axis(axis, a.ndim(), api.c_str());
+  const int loop = reduce_loop(op, a, dtype, prefix);
+  const DType acc_dtype = info.loops[loop].out[0];
+  if (out) {
+    if (out->device() != a.device()) {
+      throw ValueError(prefix + "out is on " + out->device().str() + ", the array on " +
+                       a.device().str());
+    }
+    if (out->shape() != a.shape()) {
+      throw ValueError(prefix + "out has shape " + out->shape().str() + ", expected " +
+                       a.shape().str());
+    }
+  }
+  Array result = Array::empty(a.shape(), acc_dtype, a.device());
+  if (a.shape()[ax] <= 1) {
+    result.assign(a);
+  } else if (result.size() > 0) {
+    backend_for(a.device()).scan(*values_tree(a, acc_dtype), op, loop, ax, result);
+  }
+  return deliver(result, out, api);
+}
+
 namespace {
 
 // How many elements each reduction folds, at the keepdims shape: a float64 scalar, or with

@@ -49,6 +49,9 @@ class CpuBackend final : public Backend {
   void arg_reduce(const expr::Node& root, bool max, const Array& index) override {
     cpu::arg_reduce(root, max, index);
   }
+  void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) override {
+    cpu::scan(root, op, loop, axis, out);
+  }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {
     cpu::run_loop(op, loop, in, broadcast, out, n);

@@ -11,6 +11,7 @@ void linspace_fill(const Array& dst, const LinspaceSpec& spec);
 void eval_expr(const expr::Node& root, std::span<const Array> outs);
 void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Array& acc);
 void arg_reduce(const expr::Node& root, bool max, const Array& index);
+void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out);
 void run_loop(Ufunc op, int loop, std::span<const void* const> in,
               std::span<const bool> broadcast, void* out, int64_t n);
 

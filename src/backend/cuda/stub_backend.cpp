@@ -40,6 +40,7 @@ class CudaBackendStub final : public Backend {
     unsupported("reduce");
   }
   void arg_reduce(const expr::Node&, bool, const Array&) override { unsupported("arg_reduce"); }
+  void scan(const expr::Node&, Ufunc, int, int, const Array&) override { unsupported("scan"); }
 
  private:
   CudaAllocatorStub allocator_;
