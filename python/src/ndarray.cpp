@@ -218,6 +218,7 @@ void bind_ndarray(nb::module_& m) {
   bind_indexing(cls);
   bind_ufuncs(m, cls);
   bind_reductions(m);
+  bind_sorting(m);
 }
 
 }  // namespace tessera::py

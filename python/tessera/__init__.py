@@ -76,6 +76,7 @@ from ._elementwise import (
     where,
 )
 from ._ndarray import asnumpy
+from ._sorting import argpartition, argsort, partition, sort, sort_complex
 from ._reduction import (
     all,
     amax,

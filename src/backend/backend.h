@@ -65,6 +65,11 @@ class Backend {
   // The inclusive scan out[i] = op(out[i-1], v[i]) along `axis` (of length >= 2) of the
   // tree's values, strictly in order, into `out` (the tree's shape and dtype).
   virtual void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) = 0;
+  // Sorts `a` in place along its last axis, in NumPy's order (NaN last; complex
+  // lexicographic); `stable` keeps equal elements in their order.
+  virtual void sort(const Array& a, bool stable) = 0;
+  // index (int64, a's shape) = along a's last axis, the stable permutation that sorts it.
+  virtual void argsort(const Array& a, const Array& index) = 0;
 };
 
 Backend& backend_for(Device device);

@@ -52,6 +52,8 @@ class CpuBackend final : public Backend {
   void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) override {
     cpu::scan(root, op, loop, axis, out);
   }
+  void sort(const Array& a, bool stable) override { cpu::sort(a, stable); }
+  void argsort(const Array& a, const Array& index) override { cpu::argsort(a, index); }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {
     cpu::run_loop(op, loop, in, broadcast, out, n);

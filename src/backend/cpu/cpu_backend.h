@@ -12,6 +12,8 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs);
 void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Array& acc);
 void arg_reduce(const expr::Node& root, bool max, const Array& index);
 void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out);
+void sort(const Array& a, bool stable);
+void argsort(const Array& a, const Array& index);
 void run_loop(Ufunc op, int loop, std::span<const void* const> in,
               std::span<const bool> broadcast, void* out, int64_t n);
 

@@ -41,6 +41,8 @@ class CudaBackendStub final : public Backend {
   }
   void arg_reduce(const expr::Node&, bool, const Array&) override { unsupported("arg_reduce"); }
   void scan(const expr::Node&, Ufunc, int, int, const Array&) override { unsupported("scan"); }
+  void sort(const Array&, bool) override { unsupported("sort"); }
+  void argsort(const Array&, const Array&) override { unsupported("argsort"); }
 
  private:
   CudaAllocatorStub allocator_;

@@ -1,0 +1,130 @@
+"""Sorting: sort, argsort, partition, argpartition, sort_complex and ndarray.sort, with
+NumPy's order (NaN last, complex lexicographic). Sorting runs on the device: vqsort on the
+CPU, threads sharing one long row."""
+
+import builtins
+import operator
+
+import numpy as np
+
+from . import _core
+from ._core import ndarray
+from ._elementwise import _asarray
+
+
+def _is_stable(api, kind, stable):
+    """NumPy's kind/stable rules: kinds by first letter (quick, merge, heap, stable)."""
+    if kind is not None and stable is not None:
+        raise ValueError(f"[{api}] `kind` and keyword parameters can't be provided at the same "
+                         "time. Use only one of them.")
+    if stable is not None:
+        return builtins.bool(stable)
+    if kind is None:
+        return False
+    if not isinstance(kind, str):
+        raise TypeError(f"[{api}] sort kind must be str, not {type(kind).__name__}")
+    if not kind or kind[0].lower() not in "qhms":
+        raise ValueError(f"[{api}] sort kind must be one of 'quick', 'heap', or 'stable' "
+                         f"(got {kind!r})")
+    return kind[0].lower() in "ms"
+
+
+def _axis_error(api, axis, ndim):
+    return np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array of "
+                                   f"dimension {ndim}")
+
+
+def _no_order(api, order):
+    if order is not None:
+        raise ValueError(f"[{api}] Cannot specify order when the array has no fields.")
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """A sorted copy along `axis` (None: flattened); NaN sorts last."""
+    stable = _is_stable("sort", kind, stable)
+    _no_order("sort", order)
+    return _core._sort(_asarray(a), axis, stable)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+    """Indices that sort `a` along `axis` (None: flattened). Always the stable order, which
+    every kind may return."""
+    _is_stable("argsort", kind, stable)
+    _no_order("argsort", order)
+    return _core._argsort(_asarray(a), axis)
+
+
+def sort_complex(a):
+    """A copy sorted along the last axis, as complex: NumPy's dtypes (complex64 for 8- and
+    16-bit integers, complex128 for the other real dtypes)."""
+    b = _core._sort(_asarray(a), -1, False)
+    if b.dtype.kind == "c":
+        return b
+    return b.astype("complex64" if b.dtype.char in "bhBH" else "complex128")
+
+
+def _kth(api, kth, n):
+    """kth as a list of non-negative indices, checked as NumPy checks them."""
+    items = kth if isinstance(kth, (list, tuple, ndarray)) or hasattr(kth, "__len__") else [kth]
+    out = []
+    for k in items:
+        try:
+            k = operator.index(k)
+        except TypeError:
+            raise TypeError(f"[{api}] Partition index must be integer") from None
+        if not -n <= k < n:
+            raise ValueError(f"[{api}] kth(={k}) out of bounds ({n})")
+        out.append(k)
+    return out
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A copy with the kth element(s) where sorting would put them, smaller elements before
+    and larger after. Computed by a full sort, which satisfies that contract."""
+    _no_order("partition", order)
+    a = _asarray(a)
+    if axis is None:
+        a, axis = a.ravel(), -1
+    if a.ndim == 0:
+        raise _axis_error("partition", axis, 0)
+    _kth("partition", kth, a.shape[axis])
+    return _core._sort(a, axis, False)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """Indices that partition `a` (see partition): a stable argsort."""
+    _no_order("argpartition", order)
+    a = _asarray(a)
+    if axis is None:
+        a, axis = a.ravel(), -1
+    if a.ndim == 0:
+        raise _axis_error("argpartition", axis, 0)
+    _kth("argpartition", kth, a.shape[axis])
+    return _core._argsort(a, axis)
+
+
+def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None):
+    """Sorts the array in place along `axis`."""
+    stable = _is_stable("sort", kind, stable)
+    _no_order("sort", order)
+    _core._sort_in_place(self, axis, stable)
+
+
+def _argsort_method(self, axis=-1, kind=None, order=None, *, stable=None):
+    return argsort(self, axis, kind, order, stable=stable)
+
+
+def _partition_method(self, kth, axis=-1, kind="introselect", order=None):
+    """Partitions the array in place (by sorting it)."""
+    _no_order("partition", order)
+    if self.ndim == 0:
+        raise _axis_error("partition", axis, 0)
+    _kth("partition", kth, self.shape[axis])
+    _core._sort_in_place(self, axis, False)
+
+
+ndarray.sort = _sort_method
+ndarray.argsort = _argsort_method
+ndarray.partition = _partition_method
+ndarray.argpartition = lambda self, kth, axis=-1, kind="introselect", order=None: (
+    argpartition(self, kth, axis, kind, order))
