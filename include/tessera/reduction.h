@@ -16,6 +16,7 @@ struct ReduceOptions {
   std::optional<Array> out;                  // of the result's shape; cast unsafely
   bool keepdims = false;
   std::optional<Operand> initial;  // the starting value of every reduction
+  bool skip_identity = false;      // initial=None: start from the first element
   std::optional<Operand> where;    // elements where false are left out
 };
 

@@ -136,6 +136,10 @@ std::vector<int> to_axes(nb::handle obj, const char* api) {
     axes.push_back(axis(obj));
     return axes;
   }
+  if (!nb::hasattr(obj, "__iter__")) {
+    throw TypeError(std::string("[") + api + "] '" + nb::inst_name(obj).c_str() +
+                    "' object cannot be interpreted as an integer");
+  }
   for (nb::handle item : nb::iter(obj)) axes.push_back(axis(item));
   return axes;
 }

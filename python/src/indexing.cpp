@@ -1,4 +1,5 @@
-// Basic indexing (__getitem__ / __setitem__) and fill.
+// Indexing (__getitem__ / __setitem__): basic keys make views, keys with integer or
+// boolean arrays (or lists, or Python bools) go to the engine's advanced indexing.
 
 #include <nanobind/stl/string.h>
 
@@ -8,15 +9,10 @@
 #include "convert.h"
 #include "ndarray.h"
 #include "tessera/errors.h"
+#include "tessera/indexing.h"
 
 namespace tessera::py {
 namespace {
-
-[[noreturn]] void advanced_index_unsupported(nb::handle item) {
-  throw NotImplementedError(std::string("[getitem] indexing with ") + nb::inst_name(item).c_str() +
-                            " (an integer or boolean array index) is not implemented yet; "
-                            "integers, slices, None and ... are supported");
-}
 
 // Re-raises the pending Python error with the same type, its message prefixed by the API.
 [[noreturn]] void raise_prefixed(const char* api) {
@@ -65,35 +61,64 @@ bool is_advanced_index(nb::handle item) {
   return nb::hasattr(item, "ndim") && nb::cast<int>(item.attr("ndim")) != 0;
 }
 
-void append_item(std::vector<IndexItem>& items, nb::handle item) {
+// An advanced index as an array on `device`: a Python bool as a 0-d bool array, lists
+// through NumPy (an empty list is an empty integer index, as in NumPy).
+Array index_array(nb::handle item, Device device) {
+  if (PyBool_Check(item.ptr())) {
+    Array a = Array::empty(Dims{}, DType::Bool, device);
+    a.fill(Scalar(item.ptr() == Py_True));
+    return a;
+  }
+  if (is_ndarray(item)) return unwrap(item).array;
+  nb::object host = numpy().attr("asarray")(item);
+  const std::string kind = nb::cast<std::string>(host.attr("dtype").attr("kind"));
+  if (nb::cast<int64_t>(host.attr("size")) == 0 && kind != "b") {
+    host = host.attr("astype")(numpy().attr("intp"));
+  } else if (kind != "b" && kind != "i" && kind != "u") {
+    throw IndexError("[getitem] arrays used as indices must be of integer (or boolean) type");
+  }
+  return array_from_host(host, "getitem").to_device(device);
+}
+
+void append_item(std::vector<KeyItem>& items, nb::handle item, Device device) {
   PyObject* o = item.ptr();
   if (PyLong_CheckExact(o)) {
-    items.push_back(IndexItem::integer(integer_index(item)));
+    items.push_back(KeyItem::of(IndexItem::integer(integer_index(item))));
   } else if (PySlice_Check(o)) {
     Py_ssize_t start, stop, step;
     if (PySlice_Unpack(o, &start, &stop, &step) < 0) raise_prefixed("getitem");
     // PySlice_Unpack encodes omitted bounds as +-PY_SSIZE_T_MAX, which the engine clamps.
-    items.push_back(IndexItem::slice(start, stop, step));
+    items.push_back(KeyItem::of(IndexItem::slice(start, stop, step)));
   } else if (o == Py_None) {
-    items.push_back(IndexItem::new_axis());
+    items.push_back(KeyItem::of(IndexItem::new_axis()));
   } else if (o == Py_Ellipsis) {
-    items.push_back(IndexItem::ellipsis());
+    items.push_back(KeyItem::of(IndexItem::ellipsis()));
   } else if (is_advanced_index(item)) {
-    advanced_index_unsupported(item);
+    items.push_back(KeyItem::of(index_array(item, device)));
   } else if (PyIndex_Check(o)) {
-    items.push_back(IndexItem::integer(integer_index(item)));
+    items.push_back(KeyItem::of(IndexItem::integer(integer_index(item))));
   } else {
     invalid_index(item);
   }
 }
 
-std::vector<IndexItem> parse_key(nb::handle key) {
-  std::vector<IndexItem> items;
+std::vector<KeyItem> parse_key(nb::handle key, Device device) {
+  std::vector<KeyItem> items;
   if (PyTuple_Check(key.ptr())) {
-    for (nb::handle item : nb::borrow<nb::tuple>(key)) append_item(items, item);
+    for (nb::handle item : nb::borrow<nb::tuple>(key)) append_item(items, item, device);
   } else {
-    append_item(items, key);
+    append_item(items, key, device);
   }
+  return items;
+}
+
+bool is_basic(const std::vector<KeyItem>& key) {
+  return std::none_of(key.begin(), key.end(), [](const KeyItem& k) { return k.array; });
+}
+
+std::vector<IndexItem> basic_items(const std::vector<KeyItem>& key) {
+  std::vector<IndexItem> items;
+  for (const KeyItem& k : key) items.push_back(k.basic);
   return items;
 }
 
@@ -117,11 +142,24 @@ Array value_array(nb::handle value, const Array& target, const char* api, bool e
 
 void bind_indexing(nb::class_<NdArray>& cls) {
   cls.def("__getitem__", [](nb::handle self, nb::handle key) {
-    return wrap_view(unwrap(self).array.index(parse_key(key)), self);
+    const Array& a = unwrap(self).array;
+    const std::vector<KeyItem> parsed = parse_key(key, a.device());
+    if (is_basic(parsed)) return wrap_view(a.index(basic_items(parsed)), self);
+    return wrap(without_gil([&] { return getitem(a, parsed); }));
   }, nb::arg("key").none());
   cls.def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
     const Array& a = unwrap(self).array;
-    const std::vector<IndexItem> items = parse_key(key);
+    const std::vector<KeyItem> parsed = parse_key(key, a.device());
+    if (!is_basic(parsed)) {
+      if (!a.writeable()) throw ValueError("[setitem] assignment destination is read-only");
+      Array src = value_array(value, a, "setitem", /*element=*/false);
+      without_gil([&] {
+        setitem(a, parsed, src);
+        return 0;
+      });
+      return;
+    }
+    const std::vector<IndexItem> items = basic_items(parsed);
     const bool element =
         static_cast<int>(items.size()) == a.ndim() &&
         std::all_of(items.begin(), items.end(),

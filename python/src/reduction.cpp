@@ -34,7 +34,7 @@ std::optional<Array> to_out(nb::handle out, const std::string& api) {
 
 ReduceOptions to_options(const Array& a, nb::handle axis, nb::handle dtype, nb::handle out,
                          bool keepdims, nb::handle initial, nb::handle where,
-                         const std::string& api) {
+                         const std::string& api, bool skip_identity = false) {
   ReduceOptions o;
   if (!axis.is_none()) {
     std::vector<int64_t> axes;
@@ -44,6 +44,7 @@ ReduceOptions to_options(const Array& a, nb::handle axis, nb::handle dtype, nb::
   if (!dtype.is_none()) o.dtype = to_dtype(dtype, DType::Float64, api.c_str());
   o.out = to_out(out, api);
   o.keepdims = keepdims;
+  o.skip_identity = skip_identity;
   if (initial.is_valid() && !initial.is_none()) {
     o.initial = to_operand_or_raise(initial, a.device(), api);
   }
@@ -62,18 +63,21 @@ nb::object result(Array r, const ReduceOptions& o, nb::handle out) {
 }  // namespace
 
 void bind_reductions(nb::module_& m) {
+  // initial: None for no starting value; skip_identity: initial=None was written, which
+  // NumPy reads as "start from the first element" even for ops with an identity.
   m.def("_reduce", [](const std::string& name, nb::handle array, nb::handle axis,
                       nb::handle dtype, nb::handle out, bool keepdims, nb::handle initial,
-                      nb::handle where, const std::string& api) {
+                      nb::handle where, const std::string& api, bool skip_identity) {
     const Array& a = unwrap(array).array;
     std::optional<Ufunc> op = find_ufunc(name);
     if (!op) throw ValueError("[" + api + "] no ufunc named " + name);
-    ReduceOptions o = to_options(a, axis, dtype, out, keepdims, initial, where, api);
+    ReduceOptions o =
+        to_options(a, axis, dtype, out, keepdims, initial, where, api, skip_identity);
     Array r = without_gil([&] { return reduce(*op, a, o, api.c_str()); });
     return result(std::move(r), o, out);
   }, nb::arg("name"), nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(),
      nb::arg("out").none(), nb::arg("keepdims"), nb::arg("initial").none(),
-     nb::arg("where").none(), nb::arg("api"));
+     nb::arg("where").none(), nb::arg("api"), nb::arg("skip_identity") = false);
   m.def("_accumulate", [](const std::string& name, nb::handle array, nb::handle axis,
                           nb::handle dtype, nb::handle out, const std::string& api) {
     const Array& a = unwrap(array).array;

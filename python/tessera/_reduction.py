@@ -4,17 +4,33 @@ Full reductions give 0-d arrays, as CuPy's do; a pending input is folded in the 
 computes it, so ``(x * x).sum()`` reads x once."""
 
 import builtins
+import operator
 
 from . import _core
 from ._core import ndarray, ufunc
 from ._elementwise import _asarray, maximum, minimum, not_equal, subtract
 
 
-def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=None,
-                  where=True):
+# NumPy's "argument not given": initial=None means something else (start from the first
+# element even for ops with an identity).
+_NoValue = object()
+
+
+def _initial(initial):
+    """(initial value or None, whether initial=None was written)."""
+    if initial is _NoValue:
+        return None, False
+    return initial, initial is None
+
+
+def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
+                  initial=_NoValue, where=True):
     """ufunc.reduce: folds `array` along `axis` (None: all, a tuple: several)."""
-    return _core._reduce(self.__name__, _asarray(array), axis, dtype, out,
-                         builtins.bool(keepdims), initial, where, f"{self.__name__}.reduce")
+    initial, skip_identity = _initial(initial)
+    array = _asarray(array)
+    return _core._reduce(self.__name__, array, _axis_of(array, axis), dtype, out,
+                         builtins.bool(keepdims), initial, where, f"{self.__name__}.reduce",
+                         skip_identity)
 
 
 def _ufunc_accumulate(self, array, axis=0, dtype=None, out=None):
@@ -27,28 +43,43 @@ ufunc.reduce = _ufunc_reduce
 ufunc.accumulate = _ufunc_accumulate
 
 
+def _axis_of(a, axis):
+    """NumPy lets a 0-d array reduce along the int axis 0 or -1: over nothing."""
+    if a.ndim == 0 and not isinstance(axis, tuple) and axis is not None:
+        try:
+            if operator.index(axis) in (0, -1):
+                return ()
+        except TypeError:
+            pass
+    return axis
+
+
 def _folding(op, api, a, axis, dtype, out, keepdims, initial, where):
-    return _core._reduce(op, _asarray(a), axis, dtype, out, builtins.bool(keepdims), initial,
-                         where, api)
+    if isinstance(out, tuple):
+        raise TypeError(f"[{api}] return arrays must be of ArrayType")
+    initial, skip_identity = _initial(initial)
+    a = _asarray(a)
+    return _core._reduce(op, a, _axis_of(a, axis), dtype, out, builtins.bool(keepdims), initial,
+                         where, api, skip_identity)
 
 
-def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Sum of elements (pairwise: error grows as log n); bool and small integers sum as
     int64 (uint64 for unsigned), as in NumPy."""
     return _folding("add", "sum", a, axis, dtype, out, keepdims, initial, where)
 
 
-def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True):
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Product of elements; bool and small integers multiply as int64/uint64."""
     return _folding("multiply", "prod", a, axis, dtype, out, keepdims, initial, where)
 
 
-def max(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+def max(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Largest element; NaN propagates. Empty input needs `initial`."""
     return _folding("maximum", "max", a, axis, None, out, keepdims, initial, where)
 
 
-def min(a, axis=None, out=None, keepdims=False, initial=None, where=True):
+def min(a, axis=None, out=None, keepdims=False, initial=_NoValue, where=True):
     """Smallest element; NaN propagates. Empty input needs `initial`."""
     return _folding("minimum", "min", a, axis, None, out, keepdims, initial, where)
 
@@ -58,12 +89,12 @@ amax, amin = max, min
 
 def any(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether any element is true."""
-    return _folding("logical_or", "any", a, axis, None, out, keepdims, None, where)
+    return _folding("logical_or", "any", a, axis, None, out, keepdims, _NoValue, where)
 
 
 def all(a, axis=None, out=None, keepdims=False, *, where=True):
     """Whether every element is true."""
-    return _folding("logical_and", "all", a, axis, None, out, keepdims, None, where)
+    return _folding("logical_and", "all", a, axis, None, out, keepdims, _NoValue, where)
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
@@ -75,7 +106,7 @@ def ptp(a, axis=None, out=None, keepdims=False):
 def count_nonzero(a, axis=None, *, keepdims=False):
     """Number of non-zero elements (an int64 array; 0-d for a full count, as in CuPy)."""
     a = _asarray(a)
-    return _core._reduce("add", not_equal(a, 0), axis, "int64", None, builtins.bool(keepdims),
+    return _core._reduce("add", not_equal(a, 0), _axis_of(a, axis), "int64", None, builtins.bool(keepdims),
                          None, True, "count_nonzero")
 
 
@@ -160,11 +191,15 @@ def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first largest element (of the flattened array when axis is None)."""
+    if isinstance(out, tuple):
+        raise TypeError("[argmax] return arrays must be of ArrayType")
     return _core._argextreme(_asarray(a), axis, out, builtins.bool(keepdims), True)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the first smallest element (of the flattened array when axis is None)."""
+    if isinstance(out, tuple):
+        raise TypeError("[argmin] return arrays must be of ArrayType")
     return _core._argextreme(_asarray(a), axis, out, builtins.bool(keepdims), False)
 
 

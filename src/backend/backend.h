@@ -70,6 +70,21 @@ class Backend {
   virtual void sort(const Array& a, bool stable) = 0;
   // index (int64, a's shape) = along a's last axis, the stable permutation that sorts it.
   virtual void argsort(const Array& a, const Array& index) = 0;
+  // Advanced indexing. `src` views the leading `npre` dims, then the trailing ones;
+  // offsets (int64, 1-d, contiguous) are byte displacements, checked by the caller.
+  // out (C-contiguous, of shape pre + (offsets.size(),) + post): out[p, b, q] = the
+  // element of src at [p, q] displaced by offsets[b].
+  virtual void gather(const Array& src, int npre, const Array& offsets, const Array& out) = 0;
+  // The inverse, into `dst`, from `values` (C-contiguous, dst's dtype, out's shape above);
+  // in order of b, so of duplicate offsets the last value stays.
+  virtual void scatter(const Array& dst, int npre, const Array& offsets,
+                       const Array& values) = 0;
+  // out (1-d) = the elements of src where mask is true, in C order; src and mask are
+  // C-contiguous and of one shape, and out has the count of true elements.
+  virtual void compress(const Array& src, const Array& mask, const Array& out) = 0;
+  // out (int64, 1-d, the count of true elements) = the flat positions where mask
+  // (bool, C-contiguous) is true.
+  virtual void flat_nonzero(const Array& mask, const Array& out) = 0;
 };
 
 Backend& backend_for(Device device);

@@ -66,10 +66,34 @@ Scalar neutral(Ufunc op, DType dtype) {
   __builtin_unreachable();
 }
 
+// A starting value that leaves every fold as if it began at its first element: -0.0 for
+// floating add (x + -0.0 == x, even for x = -0.0), the identity where op(identity, x) == x
+// exactly, the neutral value of max/min. None for hypot and gcd (hypot(0, -3) is 3, not
+// -3) and for ops that are not reorderable.
+std::optional<Scalar> exact_neutral(Ufunc op, DType dtype) {
+  if (idempotent(op)) return neutral(op, dtype);
+  switch (op) {
+    case Ufunc::Add:
+      if (is_floating(dtype) || is_complex(dtype)) return Scalar(-0.0).cast(dtype);
+      return Scalar(int64_t{0});
+    case Ufunc::Multiply:
+    case Ufunc::BitwiseAnd:
+    case Ufunc::BitwiseOr:
+    case Ufunc::BitwiseXor:
+    case Ufunc::LogicalAnd:
+    case Ufunc::LogicalOr:
+    case Ufunc::LogicalXor:
+    case Ufunc::Logaddexp:
+    case Ufunc::Logaddexp2: return identity(op);
+    default: return std::nullopt;
+  }
+}
+
 // The loop whose inputs and output are all one dtype, NumPy's reduction rule: dtype= when
 // given; add/multiply widen bool and small integers to the default integer; logical ops
 // reduce as bool; otherwise the loop op(a, a) resolves to, if it keeps its dtype.
-int reduce_loop(Ufunc op, const Array& a, std::optional<DType> dtype, const std::string& prefix) {
+int reduce_loop(Ufunc op, const Array& a, std::optional<DType> dtype, bool reorderable,
+                const std::string& prefix) {
   const UfuncInfo& info = ufunc_info(op);
   auto find = [&](DType t) -> std::optional<int> {
     for (size_t i = 0; i < info.loops.size(); ++i) {
@@ -98,8 +122,22 @@ int reduce_loop(Ufunc op, const Array& a, std::optional<DType> dtype, const std:
   const Operand operands[2] = {a, a};
   const int loop = resolve_loop(op, operands, {});
   const LoopSignature& s = info.loops[loop];
-  if (s.in[0] != s.in[1] || s.in[0] != s.out[0]) return no_loop();
+  // An ordered fold may read its values as another dtype (ldexp: acc = ldexp(acc, int)).
+  if (s.in[0] != s.out[0] || (s.in[1] != s.in[0] && reorderable)) return no_loop();
   return loop;
+}
+
+// initial= as a scalar of any dtype: a number, or an array of one element.
+std::optional<Scalar> initial_value(const ReduceOptions& o, const std::string& prefix) {
+  if (!o.initial) return std::nullopt;
+  if (!o.initial->is_array()) return o.initial->value();
+  const Array& a = o.initial->array();
+  if (a.size() != 1) {
+    throw ValueError(prefix + "initial= must be a scalar, got an array of shape " +
+                     a.shape().str());
+  }
+  Array host = a.to_device(Device::cpu()).copy(Order::C);
+  return Scalar(a.dtype(), host.data());
 }
 
 // The tree that yields a's values as `dtype`: a pending a's own tree, fused.
@@ -192,27 +230,27 @@ Array reduce(Ufunc op, const Array& a, const ReduceOptions& o, const char* api_n
   const UfuncInfo& info = ufunc_info(op);
   const std::string api = api_name ? api_name : std::string(info.name) + ".reduce";
   const std::string prefix = "[" + api + "] ";
+  const std::string name(info.name);
   if (info.nin != 2 || info.nout != 1) {
     throw ValueError(prefix + "reduce only supported for binary functions");
   }
   const ReducedAxes axes = reduced_axes(a, o.axis, o.keepdims, api);
-  const int loop = reduce_loop(op, a, o.dtype, prefix);
-  const DType acc_dtype = info.loops[loop].out[0];
-  const std::optional<Scalar> ident = identity(op);
-  const bool reorderable = ident || idempotent(op);
-  const std::string name(info.name);
+  const bool reorderable = identity(op) || idempotent(op);
+  const int loop = reduce_loop(op, a, o.dtype, reorderable, prefix);
   if (!reorderable && axes.count > 1) {
     throw ValueError(prefix + "reduction operation '" + name +
                      "' is not reorderable, so at most one axis may be specified");
   }
+  const DType acc_dtype = info.loops[loop].out[0];
+  const DType value_dtype = info.loops[loop].in[1];
+  // initial=None asks NumPy to start from the first element even when op has an identity.
+  const std::optional<Scalar> ident = o.skip_identity ? std::nullopt : identity(op);
   if (o.where && !o.initial && !ident) {
     throw ValueError(prefix + "reduction operation '" + name +
                      "' does not have an identity, so to use a where mask one has to specify "
                      "'initial'");
   }
-  if (o.initial && o.initial->is_array()) {
-    throw TypeError(prefix + "initial= must be a scalar, got an array");
-  }
+  const std::optional<Scalar> initial = initial_value(o, prefix);
   const Device device = a.device();
   if (o.out) check_out(*o.out, axes.out_shape, device, api, name);
   if (o.where && o.where->is_array() && o.where->array().device() != device) {
@@ -225,28 +263,27 @@ Array reduce(Ufunc op, const Array& a, const ReduceOptions& o, const char* api_n
     Array result = o.keepdims ? acc : acc.reshape(axes.out_shape);
     return deliver(result, o.out, api);
   };
-  const Scalar start = o.initial ? o.initial->value().cast(acc_dtype)
-                       : ident   ? ident->cast(acc_dtype)
-                       : reorderable ? neutral(op, acc_dtype)
-                                     : Scalar();
   if (acc.size() == 0) return finish();
   if (axes.extent == 0) {
-    if (!o.initial && !ident) {
+    if (!initial && !ident) {
       throw ValueError(prefix + "zero-size array to reduction operation " + name +
                        " which has no identity");
     }
-    acc.fill(start);
+    acc.fill(initial ? initial->cast(acc_dtype) : ident->cast(acc_dtype));
     return finish();
   }
-  if (axes.count == 0 && !o.where && !o.initial) {
-    acc.assign(a);  // nothing to fold: the values, in the accumulator dtype
-    return finish();
-  }
+  // Where the fold starts: initial=, else the identity, else a value that changes nothing
+  // (starting from the first element instead would need it cut out of the tree).
+  std::optional<Scalar> start = initial ? initial : ident ? ident : exact_neutral(op, acc_dtype);
+  if (!start && reorderable && axes.count > 1) start = identity(op);
   Array values = a;
-  if (reorderable || o.initial) {
-    acc.fill(start);
+  if (start) {
+    acc.fill(start->cast(acc_dtype));
+  } else if (axes.count == 0) {
+    acc.assign(a);  // nothing to fold and nothing to start from: the values themselves
+    return finish();
   } else {
-    // Not reorderable and no starting value: fold from the first element, in order.
+    // No starting value (subtract, divide, ...): fold in order from the first element.
     const int axis = static_cast<int>(
         std::find(axes.reduced.begin(), axes.reduced.end(), true) - axes.reduced.begin());
     std::vector<IndexItem> first(axis, IndexItem::slice(std::nullopt, std::nullopt, 1));
@@ -257,10 +294,11 @@ Array reduce(Ufunc op, const Array& a, const ReduceOptions& o, const char* api_n
     values = a.index(rest);
     if (values.size() == 0) return finish();
   }
-  expr::NodePtr root = values_tree(values, acc_dtype);
+  expr::NodePtr root = values_tree(values, value_dtype);
   if (o.where) {
-    root = expr::op(Ufunc::Where, where_loop(acc_dtype), 0,
-                    {mask_tree(*o.where, values.shape(), api), root, expr::constant(start)});
+    root = expr::op(Ufunc::Where, where_loop(value_dtype), 0,
+                    {mask_tree(*o.where, values.shape(), api), root,
+                     expr::constant(start->cast(value_dtype))});
   }
   backend_for(device).reduce(*root, op, loop, !reorderable, acc.broadcast_to(values.shape()));
   return finish();
@@ -276,7 +314,7 @@ Array accumulate(Ufunc op, const Array& a, int64_t axis, std::optional<DType> dt
   }
   if (a.ndim() == 0) throw TypeError(prefix + "cannot accumulate on a scalar");
   const int ax = normalize_axis(axis, a.ndim(), api.c_str());
-  const int loop = reduce_loop(op, a, dtype, prefix);
+  const int loop = reduce_loop(op, a, dtype, /*reorderable=*/true, prefix);
   const DType acc_dtype = info.loops[loop].out[0];
   if (out) {
     if (out->device() != a.device()) {
@@ -407,6 +445,10 @@ Array arg_extreme(bool max, const Array& a, std::optional<int64_t> axis, bool ke
   const char* api = max ? "argmax" : "argmin";
   Array x = a;
   int ax = 0;
+  if (axis && a.ndim() == 0 && (*axis == 0 || *axis == -1)) {
+    axis.reset();  // NumPy lets a 0-d array take axis 0 or -1: its only element
+    keepdims = false;
+  }
   if (axis) {
     ax = normalize_axis(*axis, a.ndim(), api);
   } else if (a.ndim() != 1) {
@@ -430,9 +472,12 @@ Array arg_extreme(bool max, const Array& a, std::optional<int64_t> axis, bool ke
   }
   if (out) {
     check_out(*out, out_shape, a.device(), api, api);
-    if (out->dtype() != DType::Int64) {
-      throw TypeError(std::string("[") + api + "] out= must be an int64 (intp) array, got " +
-                      dtype_repr(out->dtype()));
+    // NumPy's check, which reads backwards but is what it does: out's dtype must cast
+    // safely to intp (so int8 passes, uint64 and float64 do not).
+    if (!can_cast(out->dtype(), DType::Int64, Casting::Safe)) {
+      throw TypeError(std::string("[") + api + "] Cannot cast out= of " +
+                      dtype_repr(out->dtype()) + " to dtype('int64') according to the rule "
+                      "'safe'");
     }
   }
   Array index = Array::empty(kept_shape, DType::Int64, a.device());

@@ -54,6 +54,19 @@ class CpuBackend final : public Backend {
   }
   void sort(const Array& a, bool stable) override { cpu::sort(a, stable); }
   void argsort(const Array& a, const Array& index) override { cpu::argsort(a, index); }
+  void gather(const Array& src, int npre, const Array& offsets, const Array& out) override {
+    cpu::gather(src, npre, offsets, out);
+  }
+  void scatter(const Array& dst, int npre, const Array& offsets,
+               const Array& values) override {
+    cpu::scatter(dst, npre, offsets, values);
+  }
+  void compress(const Array& src, const Array& mask, const Array& out) override {
+    cpu::compress(src, mask, out);
+  }
+  void flat_nonzero(const Array& mask, const Array& out) override {
+    cpu::flat_nonzero(mask, out);
+  }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {
     cpu::run_loop(op, loop, in, broadcast, out, n);

@@ -14,6 +14,10 @@ void arg_reduce(const expr::Node& root, bool max, const Array& index);
 void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out);
 void sort(const Array& a, bool stable);
 void argsort(const Array& a, const Array& index);
+void gather(const Array& src, int npre, const Array& offsets, const Array& out);
+void scatter(const Array& dst, int npre, const Array& offsets, const Array& values);
+void compress(const Array& src, const Array& mask, const Array& out);
+void flat_nonzero(const Array& mask, const Array& out);
 void run_loop(Ufunc op, int loop, std::span<const void* const> in,
               std::span<const bool> broadcast, void* out, int64_t n);
 

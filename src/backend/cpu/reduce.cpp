@@ -33,7 +33,8 @@ struct Plan {
   Program program;  // operand 0 is the accumulator (stride 0 along reduced axes)
   LoopFn combine = nullptr;
   BlockFold block_fold = nullptr;  // a SIMD fold of one block, when there is one
-  int64_t isize = 0;
+  int64_t isize = 0;  // accumulators
+  int64_t vsize = 0;  // values: the same but for ordered folds such as ldexp(acc, int)
   bool ordered = false;
   StridedLayout layout;
   std::vector<int> kept, reduced;  // layout axes other than the innermost, outermost first
@@ -79,14 +80,9 @@ class Fold {
 
   void add_block(const std::byte* values, int64_t m) {
     const int64_t size = plan_.isize;
-    if (plan_.ordered) {
+    if (plan_.ordered) {  // always started from the accumulator's value
       for (int64_t i = 0; i < m; ++i) {
-        if (!used_[0]) {
-          std::memcpy(level_[0], values + i * size, size);
-          used_[0] = true;
-        } else {
-          combine1(plan_, level_[0], values + i * size, level_[0]);
-        }
+        combine1(plan_, level_[0], values + i * plan_.vsize, level_[0]);
       }
       return;
     }
@@ -367,6 +363,7 @@ void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Arra
   plan.combine = loop_for(op, loop);
   if (!ordered) plan.block_fold = simd_block_fold(op, acc.dtype());
   plan.isize = acc.itemsize();
+  plan.vsize = itemsize(root.dtype);
   plan.ordered = ordered;
   const std::vector<Array>& operands = plan.program.operands;
   const int nops = static_cast<int>(operands.size());

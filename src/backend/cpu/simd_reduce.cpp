@@ -25,8 +25,9 @@ template <class T>
 T SumBlock(const T* HWY_RESTRICT p, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
-  auto a4 = hn::Zero(d), a5 = hn::Zero(d), a6 = hn::Zero(d), a7 = hn::Zero(d);
+  // -0.0, not 0.0: x + -0.0 is x for every x, so a block of -0.0 sums to -0.0.
+  const auto zero = hn::Set(d, T(-0.0));
+  auto a0 = zero, a1 = zero, a2 = zero, a3 = zero, a4 = zero, a5 = zero, a6 = zero, a7 = zero;
   int64_t i = 0;
   for (; i + 8 * lanes <= n; i += 8 * lanes) {
     a0 = hn::Add(a0, hn::LoadU(d, p + i));
@@ -42,25 +43,28 @@ T SumBlock(const T* HWY_RESTRICT p, int64_t n) {
   const auto sum = hn::Add(hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)),
                            hn::Add(hn::Add(a4, a5), hn::Add(a6, a7)));
   T total = hn::GetLane(hn::SumOfLanes(d, sum));
-  T tail = 0;
+  T tail = T(-0.0);
   for (; i < n; ++i) tail += p[i];
   return total + tail;
 }
 
+// Equal values (0.0 and -0.0) resolve to the later one, as NumPy's maximum(a, b) returns b
+// when neither is greater; x86's max/min instructions do the same within a lane.
 template <class T, bool Max>
 T ExtremeBlock(const T* HWY_RESTRICT p, int64_t n) {
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   auto pick = [](auto a, auto b) { return Max ? hn::Max(a, b) : hn::Min(a, b); };
+  // Lanes that compare equal to themselves: all but NaN. (Highway's Ne is an ordered
+  // comparison, false for NaN too, so it cannot find them.)
+  auto ordered = [&](auto v) { return hn::VecFromMask(d, hn::Eq(v, v)); };
   T best = p[0];
-  bool nan = std::isnan(p[0]);
+  bool nan = false;
   int64_t i = 0;
   if (n >= 4 * lanes) {
     auto a0 = hn::LoadU(d, p), a1 = hn::LoadU(d, p + lanes);
     auto a2 = hn::LoadU(d, p + 2 * lanes), a3 = hn::LoadU(d, p + 3 * lanes);
-    // NaN compares unequal to itself; comparisons, unlike Max/Min, say so reliably.
-    auto nans = hn::Or(hn::Or(hn::VecFromMask(d, hn::Ne(a0, a0)), hn::VecFromMask(d, hn::Ne(a1, a1))),
-                       hn::Or(hn::VecFromMask(d, hn::Ne(a2, a2)), hn::VecFromMask(d, hn::Ne(a3, a3))));
+    auto numbers = hn::And(hn::And(ordered(a0), ordered(a1)), hn::And(ordered(a2), ordered(a3)));
     for (i = 4 * lanes; i + 4 * lanes <= n; i += 4 * lanes) {
       const auto v0 = hn::LoadU(d, p + i), v1 = hn::LoadU(d, p + i + lanes);
       const auto v2 = hn::LoadU(d, p + i + 2 * lanes), v3 = hn::LoadU(d, p + i + 3 * lanes);
@@ -68,18 +72,16 @@ T ExtremeBlock(const T* HWY_RESTRICT p, int64_t n) {
       a1 = pick(a1, v1);
       a2 = pick(a2, v2);
       a3 = pick(a3, v3);
-      nans = hn::Or(nans, hn::Or(hn::Or(hn::VecFromMask(d, hn::Ne(v0, v0)),
-                                        hn::VecFromMask(d, hn::Ne(v1, v1))),
-                                 hn::Or(hn::VecFromMask(d, hn::Ne(v2, v2)),
-                                        hn::VecFromMask(d, hn::Ne(v3, v3)))));
+      numbers = hn::And(numbers, hn::And(hn::And(ordered(v0), ordered(v1)),
+                                         hn::And(ordered(v2), ordered(v3))));
     }
-    nan = !hn::AllFalse(d, hn::MaskFromVec(nans));
+    nan = !hn::AllTrue(d, hn::MaskFromVec(numbers));
     const auto all = pick(pick(a0, a1), pick(a2, a3));
     best = hn::GetLane(Max ? hn::MaxOfLanes(d, all) : hn::MinOfLanes(d, all));
   }
   for (; i < n; ++i) {
     nan |= std::isnan(p[i]);
-    best = Max ? (p[i] > best ? p[i] : best) : (p[i] < best ? p[i] : best);
+    best = Max ? (p[i] >= best ? p[i] : best) : (p[i] <= best ? p[i] : best);
   }
   return nan ? std::numeric_limits<T>::quiet_NaN() : best;
 }

@@ -43,6 +43,12 @@ class CudaBackendStub final : public Backend {
   void scan(const expr::Node&, Ufunc, int, int, const Array&) override { unsupported("scan"); }
   void sort(const Array&, bool) override { unsupported("sort"); }
   void argsort(const Array&, const Array&) override { unsupported("argsort"); }
+  void gather(const Array&, int, const Array&, const Array&) override { unsupported("gather"); }
+  void scatter(const Array&, int, const Array&, const Array&) override {
+    unsupported("scatter");
+  }
+  void compress(const Array&, const Array&, const Array&) override { unsupported("compress"); }
+  void flat_nonzero(const Array&, const Array&) override { unsupported("nonzero"); }
 
  private:
   CudaAllocatorStub allocator_;

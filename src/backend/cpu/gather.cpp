@@ -1,0 +1,201 @@
+// Gathers and scatters for advanced indexing, and the stream compactions behind boolean
+// masks and nonzero. Indices arrive as byte offsets already checked by the core, so these
+// loops only move bytes: by element size for single elements, memcpy for contiguous runs.
+// Compactions split the array over threads: each counts its share, then copies to its
+// place in the output.
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/parallel.h"
+
+namespace tessera::cpu {
+namespace {
+
+constexpr int64_t kGrain = 16 << 10;
+
+// Byte offset of the flat C-order position `flat` over the first `nd` axes of `a`.
+int64_t offset_of(const Array& a, int first, int nd, int64_t flat) {
+  int64_t off = 0;
+  for (int i = first + nd - 1; i >= first; --i) {
+    const int64_t n = a.shape()[i];
+    off += (flat % n) * a.strides()[i];
+    flat /= n;
+  }
+  return off;
+}
+
+template <int64_t Size>
+void copy_element(std::byte* dst, const std::byte* src) {
+  std::memcpy(dst, src, Size);
+}
+
+using ElementCopy = void (*)(std::byte*, const std::byte*);
+
+ElementCopy element_copy(int64_t size) {
+  switch (size) {
+    case 1: return &copy_element<1>;
+    case 2: return &copy_element<2>;
+    case 4: return &copy_element<4>;
+    case 8: return &copy_element<8>;
+    default: return &copy_element<16>;
+  }
+}
+
+// The post dims of `a` (from axis `first`) as one run: its length and stride when they
+// merge into one, else {count, 0} to say "walk them one by one".
+struct Run {
+  int64_t count = 1;
+  int64_t stride = 0;
+  bool single = true;
+};
+
+Run post_run(const Array& a, int first) {
+  Run r;
+  for (int i = a.ndim() - 1; i >= first; --i) {
+    const int64_t n = a.shape()[i];
+    if (n == 1) continue;
+    if (r.count == 1) {
+      r.stride = a.strides()[i];
+    } else if (a.strides()[i] != r.stride * r.count) {
+      r.single = false;
+    }
+    r.count *= n;
+  }
+  return r;
+}
+
+// Copies the q elements of the post dims between `strided` (a's post layout at `base`) and
+// contiguous memory, in C order.
+void copy_post(const Array& a, int first, const Run& run, std::byte* base, std::byte* flat,
+               bool to_flat) {
+  const int64_t size = a.itemsize();
+  if (run.single && run.stride == size) {
+    to_flat ? std::memcpy(flat, base, run.count * size) : std::memcpy(base, flat, run.count * size);
+    return;
+  }
+  const int post = a.ndim() - first;
+  for (int64_t q = 0; q < run.count; ++q) {
+    std::byte* p = base + (run.single ? q * run.stride : offset_of(a, first, post, q));
+    to_flat ? std::memcpy(flat + q * size, p, size) : std::memcpy(p, flat + q * size, size);
+  }
+}
+
+}  // namespace
+
+void gather(const Array& src, int npre, const Array& offsets, const Array& out) {
+  const int64_t nb = offsets.size();
+  int64_t pre = 1;
+  for (int i = 0; i < npre; ++i) pre *= src.shape()[i];
+  const Run run = post_run(src, npre);
+  const int64_t size = src.itemsize();
+  const int64_t* off = reinterpret_cast<const int64_t*>(offsets.data());
+  std::byte* base = src.data();
+  std::byte* dst = out.data();
+  if (pre * nb * run.count == 0) return;
+  if (run.count == 1) {
+    const ElementCopy copy = element_copy(size);
+    parallel_for(pre * nb, kGrain, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        const int64_t p = t / nb, b = t % nb;
+        copy(dst + t * size, base + offset_of(src, 0, npre, p) + off[b]);
+      }
+    });
+    return;
+  }
+  const int64_t grain = std::max<int64_t>(1, kGrain / run.count);
+  parallel_for(pre * nb, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t p = t / nb, b = t % nb;
+      copy_post(src, npre, run, base + offset_of(src, 0, npre, p) + off[b],
+                dst + t * run.count * size, true);
+    }
+  });
+}
+
+void scatter(const Array& dst, int npre, const Array& offsets, const Array& values) {
+  const int64_t nb = offsets.size();
+  int64_t pre = 1;
+  for (int i = 0; i < npre; ++i) pre *= dst.shape()[i];
+  const Run run = post_run(dst, npre);
+  const int64_t size = dst.itemsize();
+  const int64_t* off = reinterpret_cast<const int64_t*>(offsets.data());
+  std::byte* base = dst.data();
+  std::byte* src = values.data();
+  if (pre * nb * run.count == 0) return;
+  // Threads split the pre positions only: each b runs in order, so among duplicate
+  // offsets the last value stays, as in NumPy.
+  const int64_t grain = std::max<int64_t>(1, kGrain / (nb * run.count));
+  parallel_for(pre, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t p = begin; p < end; ++p) {
+      std::byte* row = base + offset_of(dst, 0, npre, p);
+      for (int64_t b = 0; b < nb; ++b) {
+        copy_post(dst, npre, run, row + off[b], src + (p * nb + b) * run.count * size, false);
+      }
+    }
+  });
+}
+
+namespace {
+
+// Splits [0, n) into one share per thread; counts[c] = true elements of share c.
+std::vector<int64_t> count_shares(const bool* mask, int64_t n, int64_t shares) {
+  std::vector<int64_t> counts(shares + 1, 0);
+  parallel_for(shares, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      int64_t k = 0;
+      for (int64_t i = n * c / shares; i < n * (c + 1) / shares; ++i) k += mask[i];
+      counts[c + 1] = k;
+    }
+  });
+  for (int64_t c = 0; c < shares; ++c) counts[c + 1] += counts[c];
+  return counts;
+}
+
+int64_t share_count(int64_t n) {
+  return std::max<int64_t>(1, std::min<int64_t>(num_threads(), n / kGrain));
+}
+
+}  // namespace
+
+void compress(const Array& src, const Array& mask, const Array& out) {
+  const int64_t n = src.size();
+  const int64_t size = src.itemsize();
+  const bool* m = reinterpret_cast<const bool*>(mask.data());
+  const std::byte* s = src.data();
+  std::byte* o = out.data();
+  const int64_t shares = share_count(n);
+  const std::vector<int64_t> start = count_shares(m, n, shares);
+  const ElementCopy copy = element_copy(size);
+  parallel_for(shares, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      std::byte* dst = o + start[c] * size;
+      for (int64_t i = n * c / shares; i < n * (c + 1) / shares; ++i) {
+        if (m[i]) {
+          copy(dst, s + i * size);
+          dst += size;
+        }
+      }
+    }
+  });
+}
+
+void flat_nonzero(const Array& mask, const Array& out) {
+  const int64_t n = mask.size();
+  const bool* m = reinterpret_cast<const bool*>(mask.data());
+  int64_t* o = reinterpret_cast<int64_t*>(out.data());
+  const int64_t shares = share_count(n);
+  const std::vector<int64_t> start = count_shares(m, n, shares);
+  parallel_for(shares, 1, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      int64_t* dst = o + start[c];
+      for (int64_t i = n * c / shares; i < n * (c + 1) / shares; ++i) {
+        if (m[i]) *dst++ = i;
+      }
+    }
+  });
+}
+
+}  // namespace tessera::cpu
