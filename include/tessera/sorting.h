@@ -16,4 +16,9 @@ void sort_in_place(const Array& a, int64_t axis = -1, bool stable = false);
 // every kind NumPy accepts may return.
 Array argsort(const Array& a, std::optional<int64_t> axis = -1);
 
+// Where each of `values` goes in the 1-d `sorted` (NumPy's searchsorted): int64 indices of
+// values' shape. `sorter` (optional) are indices that sort `sorted`.
+Array searchsorted(const Array& sorted, const Array& values, bool right = false,
+                   const std::optional<Array>& sorter = std::nullopt);
+
 }  // namespace tessera

@@ -140,6 +140,20 @@ Array value_array(nb::handle value, const Array& target, const char* api, bool e
 
 }  // namespace
 
+void bind_index_functions(nb::module_& m) {
+  m.def("_nonzero", [](nb::handle a) {
+    const Array& x = unwrap(a).array;
+    std::vector<Array> parts = without_gil([&] { return nonzero(x); });
+    nb::list out;
+    for (Array& p : parts) out.append(wrap(std::move(p)));
+    return nb::tuple(out);
+  });
+  m.def("_flatnonzero", [](nb::handle a) {
+    const Array& x = unwrap(a).array;
+    return wrap(without_gil([&] { return flatnonzero(x); }));
+  });
+}
+
 void bind_indexing(nb::class_<NdArray>& cls) {
   cls.def("__getitem__", [](nb::handle self, nb::handle key) {
     const Array& a = unwrap(self).array;

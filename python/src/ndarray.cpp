@@ -214,11 +214,39 @@ void bind_ndarray(nb::module_& m) {
   cls.def("_broadcast_to", [](nb::handle s, nb::handle shape) {
     return wrap_view(unwrap(s).array.broadcast_to(to_shape(shape, "broadcast_to")), s);
   });
+  // The diagonal (offset, axis1, axis2) as a read-only view: its axis is the last.
+  cls.def("_diagonal", [](nb::handle s, int64_t offset, int64_t axis1, int64_t axis2) {
+    const Array& a = unwrap(s).array;
+    if (a.ndim() < 2) {
+      throw ValueError("[diagonal] diag requires an array of at least two dimensions");
+    }
+    const int a1 = normalize_axis(axis1, a.ndim(), "diagonal");
+    const int a2 = normalize_axis(axis2, a.ndim(), "diagonal");
+    if (a1 == a2) throw ValueError("[diagonal] axis1 and axis2 cannot be the same");
+    Dims shape, strides;
+    for (int d = 0; d < a.ndim(); ++d) {
+      if (d == a1 || d == a2) continue;
+      shape.push_back(a.shape()[d]);
+      strides.push_back(a.strides()[d]);
+    }
+    const int64_t n1 = a.shape()[a1], n2 = a.shape()[a2];
+    const int64_t s1 = a.strides()[a1], s2 = a.strides()[a2];
+    const int64_t length = std::max<int64_t>(
+        0, offset >= 0 ? std::min(n1, n2 - offset) : std::min(n1 + offset, n2));
+    int64_t start = a.offset();
+    if (length > 0) start += offset >= 0 ? offset * s2 : -offset * s1;
+    shape.push_back(length);
+    strides.push_back(s1 + s2);
+    Array view = a.as_strided(shape, strides, start);
+    view.set_writeable(false);
+    return wrap_view(std::move(view), s);
+  });
 
   bind_indexing(cls);
   bind_ufuncs(m, cls);
   bind_reductions(m);
   bind_sorting(m);
+  bind_index_functions(m);
 }
 
 }  // namespace tessera::py

@@ -33,6 +33,13 @@ void bind_sorting(nb::module_& m) {
     std::optional<int64_t> ax = to_axis(axis, "argsort");
     return wrap(without_gil([&] { return argsort(x, ax); }));
   }, nb::arg("a"), nb::arg("axis").none());
+  m.def("_searchsorted", [](nb::handle a, nb::handle v, bool right, nb::handle sorter) {
+    const Array& sorted = unwrap(a).array;
+    const Array& values = unwrap(v).array;
+    std::optional<Array> order;
+    if (!sorter.is_none()) order = unwrap(sorter).array;
+    return wrap(without_gil([&] { return searchsorted(sorted, values, right, order); }));
+  }, nb::arg("a"), nb::arg("v"), nb::arg("right"), nb::arg("sorter").none());
 }
 
 }  // namespace tessera::py

@@ -87,7 +87,7 @@ def _asarray(x):
 def where(condition, x=None, y=None, /):
     """Elements of x where condition is true, else of y (NEP 50 promotion of x and y)."""
     if x is None and y is None:
-        raise NotImplementedError("[where] where(condition) (nonzero) is not implemented yet")
+        return _core._nonzero(_asarray(condition))
     if x is None or y is None:
         raise ValueError("[where] either both or neither of x and y should be given")
     return _core._where(condition, x, y)

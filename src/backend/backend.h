@@ -70,6 +70,11 @@ class Backend {
   virtual void sort(const Array& a, bool stable) = 0;
   // index (int64, a's shape) = along a's last axis, the stable permutation that sorts it.
   virtual void argsort(const Array& a, const Array& index) = 0;
+  // out[i] (int64) = where values[i] goes in `sorted` (1-d, ascending in NumPy's order) to
+  // keep it sorted: before equal elements, or after them when `right`. All contiguous, and
+  // values of sorted's dtype.
+  virtual void searchsorted(const Array& sorted, const Array& values, bool right,
+                            const Array& out) = 0;
   // Advanced indexing. `src` views the leading `npre` dims, then the trailing ones;
   // offsets (int64, 1-d, contiguous) are byte displacements, checked by the caller.
   // out (C-contiguous, of shape pre + (offsets.size(),) + post): out[p, b, q] = the

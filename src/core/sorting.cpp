@@ -5,6 +5,8 @@
 
 #include "backend/backend.h"
 #include "tessera/errors.h"
+#include "tessera/indexing.h"
+#include "tessera/ufunc.h"
 
 namespace tessera {
 namespace {
@@ -41,6 +43,34 @@ Array argsort(const Array& a, std::optional<int64_t> axis) {
   x.data();  // a pending array is computed before its values are ranked
   backend_for(a.device()).argsort(last_axis_view(x, ax), last_axis_view(index, ax));
   return index;
+}
+
+Array searchsorted(const Array& sorted, const Array& values, bool right,
+                   const std::optional<Array>& sorter) {
+  if (sorted.ndim() != 1) {
+    throw ValueError("[searchsorted] object too deep for desired array: a must be 1-d, got " +
+                     std::to_string(sorted.ndim()) + "-d");
+  }
+  Array a = sorted;
+  if (sorter) {
+    if (sorter->shape() != sorted.shape()) {
+      throw ValueError("[searchsorted] sorter.size must equal a.size");
+    }
+    if (!is_integer(sorter->dtype())) {
+      throw TypeError("[searchsorted] sorter must only contain integers");
+    }
+    a = getitem(sorted, {KeyItem::of(*sorter)});
+  }
+  // NumPy compares in the common dtype of the two.
+  const Operand both[2] = {a, values};
+  const DType common = result_type(both);
+  const Array keys = a.astype(common, Order::C);
+  const Array probe = values.astype(common, Order::C);
+  Array out = Array::empty(values.shape(), DType::Int64, values.device());
+  if (out.size() > 0) {
+    backend_for(values.device()).searchsorted(keys, probe, right, out);
+  }
+  return out;
 }
 
 }  // namespace tessera

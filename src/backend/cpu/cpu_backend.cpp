@@ -54,6 +54,10 @@ class CpuBackend final : public Backend {
   }
   void sort(const Array& a, bool stable) override { cpu::sort(a, stable); }
   void argsort(const Array& a, const Array& index) override { cpu::argsort(a, index); }
+  void searchsorted(const Array& sorted, const Array& values, bool right,
+                    const Array& out) override {
+    cpu::searchsorted(sorted, values, right, out);
+  }
   void gather(const Array& src, int npre, const Array& offsets, const Array& out) override {
     cpu::gather(src, npre, offsets, out);
   }

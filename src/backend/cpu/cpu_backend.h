@@ -14,6 +14,7 @@ void arg_reduce(const expr::Node& root, bool max, const Array& index);
 void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out);
 void sort(const Array& a, bool stable);
 void argsort(const Array& a, const Array& index);
+void searchsorted(const Array& sorted, const Array& values, bool right, const Array& out);
 void gather(const Array& src, int npre, const Array& offsets, const Array& out);
 void scatter(const Array& dst, int npre, const Array& offsets, const Array& values);
 void compress(const Array& src, const Array& mask, const Array& out);

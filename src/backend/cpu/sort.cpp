@@ -264,6 +264,24 @@ void with_contiguous_row(std::byte* row, int64_t stride, int64_t n, bool write_b
 
 }  // namespace
 
+void searchsorted(const Array& sorted, const Array& values, bool right, const Array& out) {
+  const int64_t n = sorted.size(), m = values.size();
+  int64_t* o = reinterpret_cast<int64_t*>(out.data());
+  kernels::visit_dtype(sorted.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const T* a = reinterpret_cast<const T*>(sorted.data());
+    const T* v = reinterpret_cast<const T*>(values.data());
+    parallel_for(m, 4096, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const T x = v[i];
+        // left: the first position whose element is not less than x; right: not <= x.
+        o[i] = right ? std::upper_bound(a, a + n, x, less<T>) - a
+                     : std::lower_bound(a, a + n, x, less<T>) - a;
+      }
+    });
+  });
+}
+
 void sort(const Array& a, bool stable) {
   if (a.ndim() == 0) return;
   const int64_t n = a.shape()[a.ndim() - 1];

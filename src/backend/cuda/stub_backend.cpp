@@ -43,6 +43,9 @@ class CudaBackendStub final : public Backend {
   void scan(const expr::Node&, Ufunc, int, int, const Array&) override { unsupported("scan"); }
   void sort(const Array&, bool) override { unsupported("sort"); }
   void argsort(const Array&, const Array&) override { unsupported("argsort"); }
+  void searchsorted(const Array&, const Array&, bool, const Array&) override {
+    unsupported("searchsorted");
+  }
   void gather(const Array&, int, const Array&, const Array&) override { unsupported("gather"); }
   void scatter(const Array&, int, const Array&, const Array&) override {
     unsupported("scatter");

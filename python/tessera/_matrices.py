@@ -1,0 +1,96 @@
+"""Triangles, diagonals, traces and grids: tri, tril, triu, diag, diagflat, diagonal,
+trace and meshgrid. Masks are elementwise trees and diagonals are views, so everything
+runs on the array's device."""
+
+import operator
+
+from ._core import ndarray
+from ._creation import arange, zeros
+from ._elementwise import _asarray, greater_equal, subtract, where
+from ._manipulation import broadcast_to
+
+
+def tri(N, M=None, k=0, dtype=float, *, device=None):
+    """Ones at and below the k-th diagonal of an (N, M) array, zeros above."""
+    M = N if M is None else M
+    mask = greater_equal(arange(N, device=device).reshape(N, 1),
+                         subtract(arange(M, device=device), k).reshape(1, M))
+    return mask.astype(dtype)
+
+
+def _triangle_mask(m, k):
+    n, cols = m.shape[-2:]
+    return tri(n, cols, k, dtype=bool, device=m.device)
+
+
+def tril(m, k=0):
+    """m with the elements above the k-th diagonal zeroed (over the last two axes)."""
+    m = _asarray(m)
+    if m.ndim < 2:
+        m = broadcast_to(m, (m.shape[0], m.shape[0]) if m.ndim else (1, 1))
+    return where(_triangle_mask(m, operator.index(k)), m, zeros(1, dtype=m.dtype))
+
+
+def triu(m, k=0):
+    """m with the elements below the k-th diagonal zeroed (over the last two axes)."""
+    m = _asarray(m)
+    if m.ndim < 2:
+        m = broadcast_to(m, (m.shape[0], m.shape[0]) if m.ndim else (1, 1))
+    return where(_triangle_mask(m, operator.index(k) - 1), zeros(1, dtype=m.dtype), m)
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """The diagonal as a read-only view; its axis is the last."""
+    return _asarray(a)._diagonal(operator.index(offset), operator.index(axis1),
+                                 operator.index(axis2))
+
+
+def diag(v, k=0):
+    """The k-th diagonal of a 2-d array, or a 2-d array with the 1-d v on its k-th diagonal."""
+    v = _asarray(v)
+    k = operator.index(k)
+    if v.ndim == 2:
+        return diagonal(v, k)
+    if v.ndim != 1:
+        raise ValueError("[diag] Input must be 1- or 2-d.")
+    n = v.shape[0] + abs(k)
+    out = zeros((n, n), dtype=v.dtype, device=v.device)
+    rows = arange(v.shape[0], device=v.device)
+    out[(rows, rows + k) if k >= 0 else (rows - k, rows)] = v
+    return out
+
+
+def diagflat(v, k=0):
+    """A 2-d array with the flattened v on its k-th diagonal."""
+    return diag(_asarray(v).ravel(), k)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    """Sum along the diagonal (summed as sum() would: small integers as int64)."""
+    return diagonal(a, offset, axis1, axis2).sum(-1, dtype=dtype, out=out)
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate arrays from 1-d coordinate vectors ('xy': Cartesian, 'ij': matrix)."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("[meshgrid] Valid values for `indexing` are 'xy' and 'ij'.")
+    nd = len(xi)
+    vectors = [_asarray(x).ravel() for x in xi]
+    shapes = []
+    for i, x in enumerate(vectors):
+        shape = [1] * nd
+        shape[i] = x.size
+        shapes.append(shape)
+    if indexing == "xy" and nd > 1:
+        for shape in shapes:
+            shape[0], shape[1] = shape[1], shape[0]
+    grids = [x.reshape(tuple(s)) for x, s in zip(vectors, shapes)]
+    if not sparse:
+        full = tuple(max(s[d] for s in shapes) for d in range(nd))
+        grids = [broadcast_to(g, full) for g in grids]
+    return tuple(g.copy() for g in grids) if copy else tuple(grids)
+
+
+ndarray.diagonal = lambda self, offset=0, axis1=0, axis2=1: diagonal(self, offset, axis1, axis2)
+ndarray.trace = lambda self, offset=0, axis1=0, axis2=1, dtype=None, out=None: trace(
+    self, offset, axis1, axis2, dtype, out)
