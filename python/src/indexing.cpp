@@ -70,7 +70,13 @@ Array index_array(nb::handle item, Device device) {
     return a;
   }
   if (is_ndarray(item)) return unwrap(item).array;
-  nb::object host = numpy().attr("asarray")(item);
+  nb::object host;
+  try {
+    host = numpy().attr("asarray")(item);
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_ValueError)) throw;
+    throw ValueError(std::string("[getitem] ") + e.what());
+  }
   const std::string kind = nb::cast<std::string>(host.attr("dtype").attr("kind"));
   if (nb::cast<int64_t>(host.attr("size")) == 0 && kind != "b") {
     host = host.attr("astype")(numpy().attr("intp"));
@@ -131,10 +137,13 @@ nb::module_& convert_module() {
 // one element by integers, where NumPy converts the value as a single item. Arrays keep their dtype (the
 // copy casts them); Python scalars and sequences are converted by NumPy's rules for the
 // target dtype, so 300 into int8 raises OverflowError exactly as NumPy does.
-Array value_array(nb::handle value, const Array& target, const char* api, bool element) {
+Array value_array(nb::handle value, const Array& target, const char* api, bool element,
+                  bool advanced = false) {
   if (is_ndarray(value)) return unwrap(value).array;
-  nb::object host = convert_module().attr("host_value")(value, to_numpy_dtype(target.dtype()),
-                                                        target.ndim(), api, element);
+  // An advanced result may have more dimensions than the target: the engine checks them.
+  const int max_ndim = advanced ? kMaxDims : target.ndim();
+  nb::object host = convert_module().attr("host_value")(
+      value, to_numpy_dtype(target.dtype()), max_ndim, api, element, advanced);
   return array_from_host(host, api).to_device(target.device());
 }
 
@@ -166,7 +175,7 @@ void bind_indexing(nb::class_<NdArray>& cls) {
     const std::vector<KeyItem> parsed = parse_key(key, a.device());
     if (!is_basic(parsed)) {
       if (!a.writeable()) throw ValueError("[setitem] assignment destination is read-only");
-      Array src = value_array(value, a, "setitem", /*element=*/false);
+      Array src = value_array(value, a, "setitem", /*element=*/false, /*advanced=*/true);
       without_gil([&] {
         setitem(a, parsed, src);
         return 0;

@@ -128,6 +128,21 @@ from ._joining import (
     vsplit,
     vstack,
 )
+from ._nanfunctions import (
+    nanargmax,
+    nanargmin,
+    nancumprod,
+    nancumsum,
+    nanmax,
+    nanmean,
+    nanmin,
+    nanprod,
+    nanstd,
+    nansum,
+    nanvar,
+)
+from ._quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
+from ._statistics import average, diff
 from ._matrices import diag, diagflat, diagonal, meshgrid, trace, tri, tril, triu
 from ._reduction import (
     all,

@@ -58,18 +58,21 @@ def is_scalar(value):
     return isinstance(value, (bool, int, float, complex, str, bytes, np.generic))
 
 
-def host_value(value, dtype, target_ndim, api, element=False):
+def host_value(value, dtype, target_ndim, api, element=False, advanced=False):
     """The value of an assignment to an array of `dtype`, as a host array.
 
     Scalars, and anything assigned to a single element selected by integers (`element`),
     are converted by NumPy's element assignment (300 into int8 raises OverflowError, nan
     into an integer array ValueError, [[7]] into int16 TypeError); sequences by NumPy's
     array coercion for `dtype`, and may not have more dimensions than the destination;
-    arrays keep their dtype, and the copy into the destination casts them.
+    arrays keep their dtype, and the copy into the destination casts them. For `advanced`
+    indexing NumPy treats NumPy scalars as arrays (cast unsafely, not range-checked).
     """
     try:
         if isinstance(value, np.ndarray):
             host = value
+        elif advanced and isinstance(value, np.generic):
+            host = np.asarray(value)
         elif element or is_scalar(value):
             host = np.empty((), dtype)
             host[()] = value

@@ -107,6 +107,15 @@ Resolved resolve(const Array& a, const std::vector<KeyItem>& key, const char* ap
       mark(i);
       continue;
     }
+    if (index.size() == 0 && index.ndim() > 0) {
+      // NumPy reads an empty boolean array as an empty integer index, unchecked.
+      for (int k = 0; k < index.ndim(); ++k) {
+        basics.push_back(whole);
+        r.advanced.push_back({view_dim++, array_dim++, Array::empty(Dims{0}, DType::Int64, device)});
+      }
+      mark(i);
+      continue;
+    }
     if (index.ndim() == 0) {  // True selects a new axis of one, False of none
       basics.push_back(IndexItem::new_axis());
       const bool keep = Scalar(DType::Bool, contiguous(index).data()).get<bool>();
@@ -157,7 +166,7 @@ Array byte_offsets(const Resolved& r, Dims& shape, const char* api) {
     const int64_t n = r.view.shape()[adv.view_dim];
     const Operand size = Operand::weak_int(Scalar(n));
     Array index = adv.index.astype(DType::Int64);
-    if (index.size() > 0) {
+    if (shape.product() > 0) {  // an empty result reads nothing, so NumPy checks nothing
       const Operand lo = Operand::weak_int(Scalar(-n));
       ReduceOptions all;
       Array bad = logical_or(less(index, lo), greater_equal(index, size));
@@ -178,27 +187,37 @@ Array byte_offsets(const Resolved& r, Dims& shape, const char* api) {
   return contiguous(offsets->broadcast_to(shape)).reshape(Dims{shape.product()});
 }
 
-// The view without its advanced dimensions, and how many of those left lead the result.
-std::pair<Array, int> basic_part(const Resolved& r) {
+// The view's dimensions other than the advanced ones, and how many of those lead the result.
+struct BasicPart {
   Dims shape, strides;
   int npre = 0;
+  int64_t offset = 0;
+
+  // The view of the source those dimensions make (only for a non-empty result: a view of
+  // an empty array may not point inside its buffer).
+  Array view(const Array& of) const { return of.as_strided(shape, strides, offset); }
+};
+
+BasicPart basic_part(const Resolved& r) {
+  BasicPart b;
+  b.offset = r.view.offset();
   const int first = r.advanced.front().view_dim;
   for (int d = 0; d < r.view.ndim(); ++d) {
     const bool advanced = std::any_of(r.advanced.begin(), r.advanced.end(),
                                       [&](const Advanced& adv) { return adv.view_dim == d; });
     if (advanced) continue;
-    shape.push_back(r.view.shape()[d]);
-    strides.push_back(r.view.strides()[d]);
-    if (r.adjacent && d < first) ++npre;
+    b.shape.push_back(r.view.shape()[d]);
+    b.strides.push_back(r.view.strides()[d]);
+    if (r.adjacent && d < first) ++b.npre;
   }
-  return {r.view.as_strided(shape, strides, r.view.offset()), npre};
+  return b;
 }
 
-Dims result_shape(const Array& basic, int npre, const Dims& broadcast) {
+Dims result_shape(const BasicPart& basic, const Dims& broadcast) {
   Dims shape;
-  for (int d = 0; d < npre; ++d) shape.push_back(basic.shape()[d]);
+  for (int d = 0; d < basic.npre; ++d) shape.push_back(basic.shape[d]);
   for (int d = 0; d < broadcast.size(); ++d) shape.push_back(broadcast[d]);
-  for (int d = npre; d < basic.ndim(); ++d) shape.push_back(basic.shape()[d]);
+  for (int d = basic.npre; d < basic.shape.size(); ++d) shape.push_back(basic.shape[d]);
   return shape;
 }
 
@@ -236,10 +255,19 @@ Array getitem(const Array& a, const std::vector<KeyItem>& key) {
   const Resolved r = resolve(a, key, "getitem");
   Dims broadcast;
   const Array offsets = byte_offsets(r, broadcast, "getitem");
-  auto [basic, npre] = basic_part(r);
-  Array out = Array::empty(result_shape(basic, npre, broadcast), a.dtype(), a.device());
-  if (out.size() > 0) backend_for(a.device()).gather(basic, npre, offsets, out);
+  const BasicPart basic = basic_part(r);
+  Array out = Array::empty(result_shape(basic, broadcast), a.dtype(), a.device());
+  if (out.size() > 0) {
+    backend_for(a.device()).gather(basic.view(r.view), basic.npre, offsets, out);
+  }
   return out;
+}
+
+// NumPy drops a value's leading dimensions of length one that the target lacks.
+Array without_leading_ones(const Array& value, int ndim) {
+  Array v = value;
+  while (v.ndim() > ndim && v.shape()[0] == 1) v = v.squeeze({0});
+  return v;
 }
 
 void setitem(const Array& a, const std::vector<KeyItem>& key, const Array& value) {
@@ -249,28 +277,53 @@ void setitem(const Array& a, const std::vector<KeyItem>& key, const Array& value
     return;
   }
   a.require_writeable("setitem");
-  if (is_whole_mask(a, key) && value.size() == 1) {
-    // One value for every selected element: a select, fused and in place.
-    const Operand args[3] = {*key[0].array, value.reshape(Dims{}).astype(a.dtype()), a};
-    UfuncOptions options;
-    options.out = {a};
-    options.casting = Casting::Unsafe;
-    apply_ufunc(Ufunc::Where, args, options);
-    return;
+  if (is_whole_mask(a, key)) {
+    const Array& mask = *key[0].array;
+    if (value.ndim() >= 2) {
+      throw TypeError("[setitem] NumPy boolean array indexing assignment requires a 0 or "
+                      "1-dimensional input, input has " + std::to_string(value.ndim()) +
+                      " dimensions");
+    }
+    if (value.size() == 1) {
+      // One value for every selected element: a select, fused and in place.
+      const Operand args[3] = {mask, value.reshape(Dims{}).astype(a.dtype()), a};
+      UfuncOptions options;
+      options.out = {a};
+      options.casting = Casting::Unsafe;
+      apply_ufunc(Ufunc::Where, args, options);
+      return;
+    }
+    const int64_t count = count_true(contiguous(mask));
+    if (value.size() != count) {
+      throw ValueError("[setitem] NumPy boolean array indexing assignment cannot assign " +
+                       std::to_string(value.size()) + " input values to the " +
+                       std::to_string(count) + " output values where the mask is true");
+    }
   }
   const Resolved r = resolve(a, key, "setitem");
+  std::vector<Dims> shapes;
+  for (const Advanced& adv : r.advanced) shapes.push_back(adv.index.shape());
   Dims broadcast;
-  const Array offsets = byte_offsets(r, broadcast, "setitem");
-  auto [basic, npre] = basic_part(r);
-  const Dims shape = result_shape(basic, npre, broadcast);
+  try {
+    broadcast = broadcast_shapes(shapes, "setitem");
+  } catch (const ValueError&) {
+    broadcast = Dims{};  // byte_offsets reports it as NumPy does
+  }
+  const BasicPart basic = basic_part(r);
+  const Dims shape = result_shape(basic, broadcast);
+  // The value is checked before the indices, as NumPy does.
   Array values;
   try {
-    values = value.broadcast_to(shape).astype(a.dtype(), Order::C);
+    values = without_leading_ones(value, shape.size()).broadcast_to(shape);
   } catch (const ValueError&) {
     throw ValueError("[setitem] shape mismatch: value array of shape " + value.shape().str() +
                      " could not be broadcast to indexing result of shape " + shape.str());
   }
-  if (values.size() > 0) backend_for(a.device()).scatter(basic, npre, offsets, values);
+  const Array offsets = byte_offsets(r, broadcast, "setitem");
+  values = values.astype(a.dtype(), Order::C);
+  if (values.size() > 0) {
+    backend_for(a.device()).scatter(basic.view(r.view), basic.npre, offsets, values);
+  }
 }
 
 Array flatnonzero(const Array& a) {

@@ -14,8 +14,8 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
-from oracle import (assert_raises_like, assert_raises_type, changed, compact_id, data, make,
-                    numpy_result, public_type)
+from oracle import (assert_raises_type, changed, compact_id, data, make, numpy_result,
+                    public_type)
 from test_indexing import key_id, same_assignment
 from ufunc_oracle import dtype_id, outcome_like_numpy
 
@@ -70,10 +70,6 @@ def tessera_key(key):
     return tuple(map(one, key)) if isinstance(key, tuple) else one(key)
 
 
-def ids(key):
-    return compact_id(key_id(key))
-
-
 def mask_of(length, positions):
     """A boolean vector of `length`, True at `positions`."""
     mask = np.zeros(length, bool)
@@ -100,8 +96,8 @@ GENERATED = [names for r in (1, 2, 3) for names in itertools.product(ITEMS, repe
 
 
 def generated_key(names):
-    """The key `names` describes, each item sized for the axis of SHAPE it indexes (past the
-    last axis, where NumPy raises anyway, for the first)."""
+    """The key `names` describes, each item sized for the axis of SHAPE it indexes (an item
+    past the last axis, which NumPy rejects anyway, is sized for the first)."""
     indexing = sum(name not in ("None", "...") for name in names)
     axis, key = 0, []
     for name in names:
@@ -153,6 +149,8 @@ PLACEMENT = {
     "2d_mask_last": (slice(None), np.eye(5, 6, dtype=bool)),
     "bool_scalar_beside_array": (True, slice(None), [0, 1]),
     "false_beside_list": (slice(None), [[0], [1]], False),
+    "true_after_ellipsis": (Ellipsis, True),
+    "bool_scalars_around_integer": (True, 0, False),
 }
 
 
@@ -195,6 +193,7 @@ def test_dtypes(device, name, dtype):
     same_assignment(n, t, n, t, key, value, tp.array(value))
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
 @pytest.mark.parametrize("value", [1, 0, -3, True, 2.5, -0.0, 1 + 0j, 2**40, np.float32(7.5)],
                          ids=compact_id)
@@ -262,6 +261,7 @@ def test_pending_index_arrays(device):
     same_getitem(n, t, (slice(None), np.array([4, 3, 2, 1])), (slice(None), 4 - rows))
     same_getitem(n, t, n[:, :, 0] > 0, t[:, :, 0] > 0)
     same_getitem(n, t, (Ellipsis, n[0, 0] < 0), (Ellipsis, t[0, 0] < 0))
+    same_getitem(n, t, n.sum() > 0, t.sum() > 0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -314,6 +314,7 @@ def test_setitem_read_only(device, how, name):
 # empty keys and results, 0-d arrays
 
 EMPTY = {
+    "empty_vector_list": ((0,), []),
     "empty_list": ((4, 5), []),
     "empty_intp": ((4, 5), np.array([], np.intp)),
     "empty_uint8": ((4, 5), np.array([], np.uint8)),
@@ -557,6 +558,8 @@ CASTS = [
 CAST_KEYS = {"list": [0, 2], "whole_mask": mask_of(4, [1, 2]), "rows_and_column": ([3, 1], 0)}
 
 
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("key_name", CAST_KEYS)
 @pytest.mark.parametrize("dtype,value", CASTS,
                          ids=[f"{dtype_id(d)}-{compact_id(key_id(v))}" for d, v in CASTS])
@@ -574,6 +577,15 @@ def test_setitem_tessera_values_cast(device):
     for value in (np.array([2.9, -2.9]), np.array([True, False]), np.array([70000, -1], np.int64)):
         same_assignment(n, t, n, t, [4, 0], value, tp.array(value))
         same_assignment(n, t, n, t, mask_of(5, [1, 3]), value, tp.array(value))
+
+
+def test_setitem_tessera_scalar_values(device):
+    """0-d and one-element tessera arrays as values: the select of a whole mask, and a scatter."""
+    n = data((6,), np.float32)
+    t = tp.array(n)
+    same_assignment(n, t, n, t, n > 0, np.array(5.0), tp.asarray(5.0))
+    same_assignment(n, t, n, t, [1, 4], np.array([7.0]), tp.asarray([7.0]))
+    same_assignment(n, t, n, t, n < 0, np.array([-1], np.int8), tp.asarray([-1], dtype=np.int8))
 
 
 # Value views of the destination itself, and values gathered from it.
@@ -600,6 +612,25 @@ def test_setitem_overlap(device, name, layout):
     nkey, nvalue = OVERLAPS[name](n)
     _, tvalue = OVERLAPS[name](t)
     same_assignment(n, t, nbase, tbase, nkey, nvalue, tvalue)
+
+
+# The index is (a view of) the destination itself: every index is read before any write.
+SELF_INDEXED = {
+    "a[a]=a": lambda a: (a, a),
+    "a[a[::-1]]=a": lambda a: (a[::-1], a),
+    "a[a[:3]]=a[3:]": lambda a: (a[:3], a[3:]),
+}
+
+
+@pytest.mark.parametrize("name", SELF_INDEXED)
+def test_setitem_index_from_destination(device, name):
+    n = np.array([2, 0, 1, 3, 3, 4])
+    t = tp.array(n)
+    nkey, nvalue = SELF_INDEXED[name](n)
+    tkey, tvalue = SELF_INDEXED[name](t)
+    n[nkey] = nvalue
+    t[tkey] = tvalue
+    assert_same(t, n)
 
 
 # --------------------------------------------------------------------------------------------
@@ -662,6 +693,7 @@ def test_index_errors(device, name):
 
 
 def test_index_errors_tessera_keys(device):
+    """The same errors with tessera arrays as indices."""
     n = np.zeros((4, 5))
     t = tp.array(n)
     for key in (np.array([4]), (slice(None), np.array([-6])), np.array([True, False]),
@@ -698,29 +730,72 @@ def test_setitem_value_errors(device, name):
 
 
 # --------------------------------------------------------------------------------------------
-# nonzero and flatnonzero, where Python exposes them (boolean keys above use them inside)
+# nonzero and flatnonzero, in the forms tessera exposes (boolean keys above use them inside)
 
-NONZERO = getattr(tp, "nonzero", None) or getattr(tp.ndarray, "nonzero", None)
-FLATNONZERO = getattr(tp, "flatnonzero", None)
+NONZERO_FORMS = {}
+if hasattr(tp, "nonzero"):
+    NONZERO_FORMS["nonzero"] = (np.nonzero, tp.nonzero)
+if hasattr(tp.ndarray, "nonzero"):
+    NONZERO_FORMS["ndarray.nonzero"] = (np.ndarray.nonzero, tp.ndarray.nonzero)
+if hasattr(tp, "flatnonzero"):
+    NONZERO_FORMS["flatnonzero"] = (np.flatnonzero, tp.flatnonzero)
 
-if NONZERO is not None:
-    @pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 3, 5), (0, 3), (LARGE,)],
-                             ids=compact_id)
-    def test_nonzero(device, shape):
-        n = data(shape, np.int8)
-        t = tp.array(n)
-        expected = np.nonzero(n)
-        got = NONZERO(t)
-        assert len(got) == len(expected)
-        for g, e in zip(got, expected):
-            assert_same(g, e)
 
-    def test_nonzero_0d(device):
-        """NumPy refuses 0-d arrays (ValueError)."""
-        assert_raises_like(lambda: np.nonzero(np.array(1)), lambda: NONZERO(tp.asarray(1)))
+def assert_same_indices(got, expected):
+    """nonzero's tuple of index arrays, or flatnonzero's array, as NumPy gives them."""
+    __tracebackhide__ = True
+    if not isinstance(expected, tuple):
+        assert_same(got, expected)
+        return
+    assert isinstance(got, tuple), f"expected a tuple, got {type(got).__name__}"
+    assert len(got) == len(expected), f"{len(got)} index arrays != {len(expected)}"
+    for g, e in zip(got, expected):
+        assert_same(g, e)
 
-if FLATNONZERO is not None:
-    @pytest.mark.parametrize("shape", [(), (7,), (3, 4), (0, 3), (LARGE,)], ids=compact_id)
-    def test_flatnonzero(device, shape):
-        n = data(shape, np.float32)
-        assert_same(FLATNONZERO(tp.array(n)), np.flatnonzero(n))
+
+def same_indices(np_call, tp_call, n, t):
+    __tracebackhide__ = True
+    outcome_like_numpy(lambda: np_call(n), lambda: tp_call(t), assert_same_indices, raises_like)
+
+
+NONZERO_SPECIAL = {
+    "signed_zeros_nan_inf_tiny": np.array([0.0, -0.0, np.nan, np.inf, 1e-300, 5e-324, 0.0]),
+    "float16_subnormal": np.array([0, -0.0, 6e-8, 0], np.float16),
+    "complex_parts": np.array([0j, complex(-0.0, 0.0), 1j, complex(np.nan, 0), 0j]),
+    "all_zero": np.zeros((3, 4), np.int64),
+    "all_nonzero": np.ones((3, 4), np.uint8),
+}
+
+if NONZERO_FORMS:
+    @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=dtype_id)
+    @pytest.mark.parametrize("form", NONZERO_FORMS)
+    def test_nonzero_dtypes_and_shapes(device, form, dtype):
+        """Every dtype and shape; 0-d arrays: nonzero raises ValueError as NumPy does."""
+        np_call, tp_call = NONZERO_FORMS[form]
+        for shape in [(), (7,), (3, 4), (2, 3, 5), (0, 3), (3, 0, 2)]:
+            n = data(shape, dtype)
+            same_indices(np_call, tp_call, n, tp.array(n))
+
+    @pytest.mark.parametrize("layout", LAYOUTS)
+    @pytest.mark.parametrize("form", NONZERO_FORMS)
+    def test_nonzero_layouts(device, form, layout):
+        np_call, tp_call = NONZERO_FORMS[form]
+        _, _, n, t = make(SHAPE, np.bool_, layout)
+        same_indices(np_call, tp_call, n, t)
+
+    @pytest.mark.parametrize("name", NONZERO_SPECIAL)
+    @pytest.mark.parametrize("form", NONZERO_FORMS)
+    def test_nonzero_special_values(device, form, name):
+        """NaN is nonzero, -0.0 is zero, a complex number is nonzero by either part."""
+        np_call, tp_call = NONZERO_FORMS[form]
+        n = NONZERO_SPECIAL[name]
+        same_indices(np_call, tp_call, n, tp.array(n))
+
+    @pytest.mark.parametrize("shape", [(LARGE,), (1000, 1000)], ids=compact_id)
+    @pytest.mark.parametrize("pattern", ["comparison", "middle", "alternating", "all_false"])
+    @pytest.mark.parametrize("form", NONZERO_FORMS)
+    def test_nonzero_large(device, form, pattern, shape):
+        """The multithreaded count-and-copy over 10**6 elements."""
+        np_call, tp_call = NONZERO_FORMS[form]
+        n = LARGE_MASKS[pattern](data(shape, np.float32))
+        same_indices(np_call, tp_call, n, tp.array(n))

@@ -1,0 +1,246 @@
+"""Order statistics: median, quantile and percentile (every method NumPy has) and their
+NaN-ignoring forms. The reduced axes are moved last and merged, the data sorted along
+them on the device (NaN sorts last), and each quantile read by gathering the two
+neighbouring order statistics and interpolating: NumPy's definitions, element for
+element. NaN-ignoring forms count the non-NaN values of each slice, so every slice has its
+own virtual index."""
+
+import numpy as np
+
+from . import _core, _reduction
+from ._creation import asarray
+from ._elementwise import (_asarray, add, ceil, clip, equal, floor, greater_equal, isnan,
+                           less, logical_and, logical_not, multiply, remainder, rint,
+                           subtract, where)
+from ._indexing import take_along_axis
+from ._manipulation import moveaxis
+
+_METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+            "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
+            "normal_unbiased", "lower", "higher", "midpoint", "nearest")
+_DISCRETE = ("inverted_cdf", "closest_observation", "lower", "higher", "nearest")
+
+
+def _merged(a, axis, api):
+    """a with the reduced axes moved last and merged into one; and the kept shape with
+    keepdims ones where the reduced axes were."""
+    if axis is None:
+        return a.reshape(-1), (), (1,) * a.ndim
+    axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
+    axes = tuple(_reduction_axis(api, ax, a.ndim) for ax in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"[{api}] duplicate value in 'axis'")
+    kept = [d for d in range(a.ndim) if d not in axes]
+    moved = a.transpose(kept + list(axes))
+    kept_shape = tuple(a.shape[d] for d in kept)
+    keep = tuple(1 if d in axes else a.shape[d] for d in range(a.ndim))
+    return moved.reshape(kept_shape + (-1,)), kept_shape, keep
+
+
+def _reduction_axis(api, axis, ndim):
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array of "
+                                      f"dimension {ndim}")
+    return axis % ndim
+
+
+def _virtual_index(n, q, method):
+    """NumPy's virtual index of quantile q among n sorted values (n: int or array)."""
+    def alpha_beta(alpha, beta):
+        return add(multiply(n, q), alpha + q * (1 - alpha - beta)) - 1
+    if method == "linear":
+        return multiply(subtract(n, 1), q)
+    if method == "lower":
+        return floor(multiply(subtract(n, 1), q))
+    if method == "higher":
+        return ceil(multiply(subtract(n, 1), q))
+    if method == "nearest":
+        return rint(multiply(subtract(n, 1), q))
+    if method == "midpoint":
+        v = multiply(subtract(n, 1), q)
+        return 0.5 * (floor(v) + ceil(v))
+    if method == "averaged_inverted_cdf":
+        return subtract(multiply(n, q), 1)
+    if method == "interpolated_inverted_cdf":
+        return alpha_beta(0, 1)
+    if method == "hazen":
+        return alpha_beta(0.5, 0.5)
+    if method == "weibull":
+        return alpha_beta(0, 0)
+    if method == "median_unbiased":
+        return alpha_beta(1 / 3.0, 1 / 3.0)
+    if method == "normal_unbiased":
+        return alpha_beta(3 / 8.0, 3 / 8.0)
+    # inverted_cdf and closest_observation: to the boundaries, as NumPy's
+    # _discret_interpolation_to_boundaries.
+    index = subtract(multiply(n, q), 1) if method == "inverted_cdf" else \
+        subtract(multiply(n, q), 1.5)
+    previous = floor(index)
+    gamma = subtract(index, previous)
+    if method == "inverted_cdf":
+        at_previous = equal(gamma, 0)
+    else:
+        at_previous = logical_and(equal(gamma, 0), equal(remainder(floor(index), 2), 1))
+    chosen = where(at_previous, previous, add(previous, 1))
+    return where(less(chosen, 0), 0, chosen)
+
+
+def _gamma(virtual, previous, method):
+    gamma = subtract(virtual, previous)
+    if method == "averaged_inverted_cdf":
+        return where(equal(gamma, 0), 0.5, 1.0).astype(virtual.dtype)
+    if method == "midpoint":
+        return where(equal(remainder(virtual, 1), 0), 0.0, 0.5).astype(virtual.dtype)
+    return gamma
+
+
+def _lerp(a, b, t):
+    """NumPy's _lerp: a + (b - a) t, computed from b's side where t >= 0.5 (monotone)."""
+    diff = subtract(b, a)
+    low = add(a, multiply(diff, t))
+    high = subtract(b, multiply(diff, subtract(1, t)))
+    return where(greater_equal(t, 0.5), high, low).astype(low.dtype, copy=False)
+
+
+def _at(sorted_, index):
+    """sorted_[..., index[..., k]] for every k (index: kept shape + (m,) or (m,))."""
+    index = index.astype("int64")
+    if index.ndim == 1:
+        return sorted_[..., index]
+    return take_along_axis(sorted_, index, axis=-1)
+
+
+def _quantile_sorted(s, count, q, method, discrete_dtype):
+    """Quantiles q (1-d) of each slice of s (sorted along its last axis, NaN last) with
+    `count` valid values (an int, or an int64 array of the kept shape)."""
+    n = s.shape[-1]
+    qv = asarray(q)
+    counts = count if np.ndim(count) == 0 else count.reshape(count.shape + (1,))
+    virtual = _virtual_index(counts, qv, method)
+    last = subtract(counts, 1)
+    if method in _DISCRETE:
+        index = clip(virtual, 0, None)
+        index = where(greater_equal(index, last), last, index)
+        index = where(less(index, 0), 0, index)
+        return _at(s, index).astype(discrete_dtype, copy=False)
+    previous = floor(virtual)
+    following = add(previous, 1)
+    above = greater_equal(virtual, last)
+    previous = where(above, last, previous)
+    following = where(above, last, following)
+    below = less(virtual, 0)
+    previous = where(below, 0, previous)
+    following = where(below, 0, following)
+    # An empty slice (count 0) has index -1: NumPy reads the last element there.
+    previous = where(less(previous, 0), n - 1 if n else 0, previous)
+    following = where(less(following, 0), n - 1 if n else 0, following)
+    gamma = _gamma(virtual, floor(virtual), method)
+    return _lerp(_at(s, previous), _at(s, following), gamma)
+
+
+def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan):
+    a = _asarray(a)
+    if a.dtype.kind == "c":
+        raise TypeError(f"[{api}] a must be an array of real numbers")
+    if method not in _METHODS:
+        raise ValueError(f"[{api}] {method!r} is not a valid method. Use one of: {_METHODS}")
+    q_host = np.asarray(q.get() if hasattr(q, "get") else q)
+    if isinstance(q, (int, float)) and a.dtype.kind == "f":
+        q_host = q_host.astype(a.dtype)
+    elif q_host.dtype.kind not in "f":
+        q_host = q_host.astype(np.float64)
+    if not np.all((q_host >= 0) & (q_host <= 1)):
+        raise ValueError(f"[{api}] Quantiles must be in the range [0, 1]")
+    merged, kept_shape, keep = _merged(a, axis, api)
+    s = _core._sort(merged, -1, False)
+    inexact = a.dtype.kind == "f"
+    if ignore_nan and inexact:
+        count = _reduction.sum(logical_not(isnan(s)), -1, "int64")
+    else:
+        count = s.shape[-1]
+    discrete_dtype = a.dtype
+    result = _quantile_sorted(s, count, q_host.reshape(-1), method, discrete_dtype)
+    if inexact and not ignore_nan and s.shape[-1]:
+        # A slice holding NaN has it last after sorting; its quantiles are that NaN.
+        tail = s[..., -1:]
+        result = where(isnan(tail), tail, result)
+    # result: kept + (q.size,) -> q.shape + kept (+ keepdims ones).
+    result = moveaxis(result, -1, 0).reshape(q_host.shape + (keep if keepdims else kept_shape))
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+             keepdims=False, *, weights=None, interpolation=None):
+    """The q-th quantiles (q in [0, 1]) along the axes, by any of NumPy's methods."""
+    if weights is not None:
+        raise NotImplementedError("[quantile] weights= is not supported yet")
+    method = interpolation or method
+    return _quantile("quantile", a, q, axis, out, keepdims, method, False)
+
+
+def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+               keepdims=False, *, weights=None, interpolation=None):
+    """The q-th percentiles (q in [0, 100])."""
+    if weights is not None:
+        raise NotImplementedError("[percentile] weights= is not supported yet")
+    q = _percent(q, _asarray(a), "percentile")
+    return _quantile("percentile", a, q, axis, out, keepdims, interpolation or method, False)
+
+
+def _percent(q, a, api):
+    q_host = np.asarray(q.get() if hasattr(q, "get") else q)
+    if not np.all((q_host >= 0) & (q_host <= 100)):
+        raise ValueError(f"[{api}] Percentiles must be in the range [0, 100]")
+    if isinstance(q, (int, float)) and a.dtype.kind == "f":
+        return np.true_divide(np.asarray(q, dtype=a.dtype), a.dtype.type(100))
+    return np.true_divide(q_host, 100)
+
+
+def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                keepdims=False, *, weights=None, interpolation=None):
+    """quantile ignoring NaN (NaN for an all-NaN slice)."""
+    if weights is not None:
+        raise NotImplementedError("[nanquantile] weights= is not supported yet")
+    return _quantile("nanquantile", a, q, axis, out, keepdims, interpolation or method, True)
+
+
+def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
+                  keepdims=False, *, weights=None, interpolation=None):
+    """percentile ignoring NaN."""
+    if weights is not None:
+        raise NotImplementedError("[nanpercentile] weights= is not supported yet")
+    q = _percent(q, _asarray(a), "nanpercentile")
+    return _quantile("nanpercentile", a, q, axis, out, keepdims, interpolation or method, True)
+
+
+def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """The middle value (mean of the two middle values) along the axes; NaN propagates."""
+    a = _asarray(a)
+    merged, kept_shape, keep = _merged(a, axis, "median")
+    n = merged.shape[-1]
+    s = _core._sort(merged, -1, False)
+    middle = s[..., (n - 1) // 2: n // 2 + 1] if n else s
+    result = _reduction.mean(middle, -1)
+    if a.dtype.kind in "fc" and n:
+        tail = s[..., -1]
+        result = where(isnan(tail), tail, result).astype(result.dtype, copy=False)
+    result = result.reshape(keep if keepdims else kept_shape)
+    if out is not None:
+        out[...] = result
+        return out
+    return result
+
+
+def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
+    """median ignoring NaN (NaN for an all-NaN slice)."""
+    a = _asarray(a)
+    if a.dtype.kind not in "fc":
+        return median(a, axis, out, overwrite_input, keepdims)
+    result = _quantile("nanmedian", a, 0.5, axis, None, keepdims, "linear", True)
+    if out is not None:
+        out[...] = result
+        return out
+    return result
