@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tessera/array.h"
+#include "tessera/ufunc.h"
 
 namespace tessera {
 
@@ -25,6 +26,11 @@ struct KeyItem {
 Array getitem(const Array& a, const std::vector<KeyItem>& key);
 // a[key] = value: value is broadcast to a[key]'s shape and cast to a's dtype.
 void setitem(const Array& a, const std::vector<KeyItem>& key, const Array& value);
+
+// ufunc.at: a[key] = op(a[key], b) (or op(a[key]) for a unary op) element by element, so
+// repeated indices apply repeatedly; b is broadcast to a[key]'s shape.
+void ufunc_at(Ufunc op, const Array& a, const std::vector<KeyItem>& key,
+              const std::optional<Operand>& b);
 
 // Indices of the non-zero elements: one int64 array per dimension (NumPy's nonzero).
 std::vector<Array> nonzero(const Array& a);

@@ -3,6 +3,8 @@
 
 #include <nanobind/stl/string.h>
 
+#include <optional>
+
 #include <algorithm>
 #include <string>
 
@@ -157,6 +159,24 @@ void bind_index_functions(nb::module_& m) {
     for (Array& p : parts) out.append(wrap(std::move(p)));
     return nb::tuple(out);
   });
+  m.def("_ufunc_at", [](const std::string& name, nb::handle a, nb::handle key, nb::handle b,
+                        bool has_b) {
+    if (!is_ndarray(a)) {
+      throw TypeError("[" + name + ".at] first operand must be a tessera.ndarray, got " +
+                      nb::inst_name(a).c_str());
+    }
+    const Array& x = unwrap(a).array;
+    std::optional<Ufunc> op = find_ufunc(name);
+    if (!op) throw ValueError("[" + name + ".at] no ufunc named " + name);
+    const std::vector<KeyItem> parsed = parse_key(key, x.device());
+    std::optional<Operand> value;
+    if (has_b) value = to_operand_or_raise(b, x.device(), name + ".at");
+    without_gil([&] {
+      ufunc_at(*op, x, parsed, value);
+      return 0;
+    });
+  }, nb::arg("name"), nb::arg("a"), nb::arg("key").none(), nb::arg("b").none(),
+     nb::arg("has_b"));
   m.def("_flatnonzero", [](nb::handle a) {
     const Array& x = unwrap(a).array;
     return wrap(without_gil([&] { return flatnonzero(x); }));

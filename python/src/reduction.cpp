@@ -78,16 +78,12 @@ void bind_reductions(nb::module_& m) {
   }, nb::arg("name"), nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(),
      nb::arg("out").none(), nb::arg("keepdims"), nb::arg("initial").none(),
      nb::arg("where").none(), nb::arg("api"), nb::arg("skip_identity") = false);
-  m.def("_accumulate", [](const std::string& name, nb::handle array, nb::handle axis,
+  // axis: one axis, already resolved from NumPy's forms by tessera/_reduction.py.
+  m.def("_accumulate", [](const std::string& name, nb::handle array, int64_t ax,
                           nb::handle dtype, nb::handle out, const std::string& api) {
     const Array& a = unwrap(array).array;
     std::optional<Ufunc> op = find_ufunc(name);
     if (!op) throw ValueError("[" + api + "] no ufunc named " + name);
-    if (!PyIndex_Check(axis.ptr()) && !axis.is_none()) {
-      throw ValueError("[" + api + "] accumulate does not allow multiple axes");
-    }
-    if (axis.is_none()) throw ValueError("[" + api + "] accumulate does not allow multiple axes");
-    const int64_t ax = to_int64(axis, api.c_str(), "axis");
     std::optional<DType> dt;
     if (!dtype.is_none()) dt = to_dtype(dtype, DType::Float64, api.c_str());
     std::optional<Array> target = to_out(out, api);
@@ -95,7 +91,7 @@ void bind_reductions(nb::module_& m) {
     ReduceOptions o;
     o.out = target;
     return result(std::move(r), o, out);
-  }, nb::arg("name"), nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(),
+  }, nb::arg("name"), nb::arg("a"), nb::arg("axis"), nb::arg("dtype").none(),
      nb::arg("out").none(), nb::arg("api"));
   m.def("_mean", [](nb::handle array, nb::handle axis, nb::handle dtype, nb::handle out,
                     bool keepdims, nb::handle where) {

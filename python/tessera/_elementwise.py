@@ -59,7 +59,7 @@ def _method_not_yet(method):
 
 ufunc.identity = property(_identity)
 ufunc.outer = _outer
-for _method in ("accumulate", "reduceat", "at"):
+for _method in ("reduceat",):
     setattr(ufunc, _method, _method_not_yet(_method))
 
 

@@ -6,6 +6,8 @@ computes it, so ``(x * x).sum()`` reads x once."""
 import builtins
 import operator
 
+import numpy as np
+
 from . import _core
 from ._core import ndarray, ufunc
 from ._elementwise import _asarray, maximum, minimum, not_equal, subtract
@@ -33,14 +35,55 @@ def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
                          skip_identity)
 
 
+def _accumulate_axis(api, a, axis):
+    """accumulate's axis: one axis; None or a 1-tuple name it too, as in NumPy."""
+    if a.ndim == 0:
+        if isinstance(axis, int) and axis not in (0, -1):
+            raise np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array "
+                                          "of dimension 0")
+        raise TypeError(f"[{api}] cannot accumulate on a scalar")
+    if axis is None:
+        if a.ndim != 1:
+            raise ValueError(f"[{api}] accumulate does not allow multiple axes")
+        return 0
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            raise ValueError(f"[{api}] accumulate does not allow multiple axes")
+        axis = axis[0]
+    try:
+        return operator.index(axis)
+    except TypeError:
+        raise TypeError(f"[{api}] '{type(axis).__name__}' object cannot be interpreted as an "
+                        "integer") from None
+
+
+def _accumulate_dtype(dtype, out, a):
+    """NumPy's accumulate loop reads the input and writes out=: without dtype=, it runs in
+    the wider of the two."""
+    if dtype is None and out is not None:
+        target = out[0] if isinstance(out, tuple) else out
+        if hasattr(target, "dtype"):
+            return np.promote_types(a.dtype, target.dtype)
+    return dtype
+
+
 def _ufunc_accumulate(self, array, axis=0, dtype=None, out=None):
     """ufunc.accumulate: the running reduction along one axis, in order."""
-    return _core._accumulate(self.__name__, _asarray(array), axis, dtype, out,
-                             f"{self.__name__}.accumulate")
+    api = f"{self.__name__}.accumulate"
+    array = _asarray(array)
+    return _core._accumulate(self.__name__, array, _accumulate_axis(api, array, axis),
+                             _accumulate_dtype(dtype, out, array), out, api)
+
+
+def _ufunc_at(self, a, indices, b=_NoValue):
+    """ufunc.at: a[indices] = op(a[indices], b) element by element, in place, so repeated
+    indices apply repeatedly (np.add.at(counts, idx, 1) counts duplicates)."""
+    _core._ufunc_at(self.__name__, a, indices, None if b is _NoValue else b, b is not _NoValue)
 
 
 ufunc.reduce = _ufunc_reduce
 ufunc.accumulate = _ufunc_accumulate
+ufunc.at = _ufunc_at
 
 
 def _axis_of(a, axis):
@@ -112,9 +155,15 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 
 def _scan(op, api, a, axis, dtype, out):
     a = _asarray(a)
-    if axis is None:
-        a, axis = a.ravel(), 0
-    return _core._accumulate(op, a, axis, dtype, out, api)
+    if axis is None or a.ndim == 0:
+        a = a.ravel()
+        axis = 0 if axis is None else axis
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"[{api}] '{type(axis).__name__}' object cannot be interpreted as an "
+                        "integer") from None
+    return _core._accumulate(op, a, axis, _accumulate_dtype(dtype, out, a), out, api)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -129,13 +178,15 @@ def cumprod(a, axis=None, dtype=None, out=None):
 
 def _cumulative(op, api, x, axis, dtype, include_initial):
     x = _asarray(x)
+    if x.ndim == 0:
+        x = x.ravel()
+    if isinstance(axis, tuple) and len(axis) == 1:
+        axis = axis[0]
     if axis is None:
         if x.ndim > 1:
             raise ValueError(f"[{api}] axis must be specified for arrays with more than one "
                              "dimension")
         axis = 0
-    if x.ndim == 0:
-        raise ValueError(f"[{api}] the input must have at least one dimension")
     result = _core._accumulate(op, x, axis, dtype, None, api)
     if not include_initial:
         return result

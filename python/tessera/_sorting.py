@@ -21,6 +21,8 @@ def _is_stable(api, kind, stable):
         return builtins.bool(stable)
     if kind is None:
         return False
+    if isinstance(kind, bytes):
+        kind = kind.decode()
     if not isinstance(kind, str):
         raise TypeError(f"[{api}] sort kind must be str, not {type(kind).__name__}")
     if not kind or kind[0].lower() not in "qhms":
@@ -51,7 +53,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     every kind may return."""
     _is_stable("argsort", kind, stable)
     _no_order("argsort", order)
-    return _core._argsort(_asarray(a), axis)
+    return _core._argsort(*_zero_d("argsort", _asarray(a), axis))
 
 
 def sort_complex(a):
@@ -63,43 +65,72 @@ def sort_complex(a):
     return b.astype("complex64" if b.dtype.char in "bhBH" else "complex128")
 
 
-def _kth(api, kth, n):
-    """kth as a list of non-negative indices, checked as NumPy checks them."""
-    items = kth if isinstance(kth, (list, tuple, ndarray)) or hasattr(kth, "__len__") else [kth]
-    out = []
-    for k in items:
-        try:
-            k = operator.index(k)
-        except TypeError:
-            raise TypeError(f"[{api}] Partition index must be integer") from None
-        if not -n <= k < n:
-            raise ValueError(f"[{api}] kth(={k}) out of bounds ({n})")
-        out.append(k)
-    return out
+def _zero_d(api, a, axis):
+    """A 0-d array ranks as the 1-d array of its element (axis -1, 0 or None)."""
+    if a.ndim == 0 and (axis is None or _index(api, axis, "axis") in (0, -1)):
+        return a.reshape(1), -1
+    return a, axis
+
+
+def _index(api, value, what):
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"[{api}] '{type(value).__name__}' object cannot be interpreted as "
+                        f"an integer ({what})") from None
+
+
+def _selection(api, kind):
+    if kind != "introselect":
+        raise ValueError(f"[{api}] Unknown selection kind: {kind!r}")
+
+
+def _kth(api, kth, n, size):
+    """kth checked as NumPy checks it (its range not at all for an empty array)."""
+    kth_host = np.asarray(kth.get() if isinstance(kth, ndarray) else kth)
+    if kth_host.dtype == bool:
+        raise ValueError(f"[{api}] Booleans unacceptable as partition index")
+    if kth_host.ndim > 1:
+        raise ValueError(f"[{api}] kth array must have dimension <= 1")
+    if kth_host.size == 0 and kth_host.ndim == 1:
+        raise TypeError(f"[{api}] Partition index must be integer")
+    if kth_host.dtype.kind not in "iu":
+        raise TypeError(f"[{api}] Partition index must be integer")
+    if size == 0:
+        return
+    for k in kth_host.ravel():
+        if not -n <= int(k) < n:
+            raise ValueError(f"[{api}] kth(={int(k)}) out of bounds ({n})")
+
+
+def _partition_input(api, a, kth, axis, kind, order):
+    _no_order(api, order)
+    _selection(api, kind)
+    a = _asarray(a)
+    if axis is None:
+        a, axis = a.ravel(), -1
+    if a.ndim == 0:
+        raise _axis_error(api, axis, 0)
+    axis = _index(api, axis, "axis")
+    if not -a.ndim <= axis < a.ndim:
+        raise _axis_error(api, axis, a.ndim)
+    _kth(api, kth, a.shape[axis], a.size)
+    return a, axis
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """A copy with the kth element(s) where sorting would put them, smaller elements before
     and larger after. Computed by a full sort, which satisfies that contract."""
-    _no_order("partition", order)
-    a = _asarray(a)
-    if axis is None:
-        a, axis = a.ravel(), -1
-    if a.ndim == 0:
-        raise _axis_error("partition", axis, 0)
-    _kth("partition", kth, a.shape[axis])
+    a, axis = _partition_input("partition", a, kth, axis, kind, order)
     return _core._sort(a, axis, False)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition `a` (see partition): a stable argsort."""
-    _no_order("argpartition", order)
     a = _asarray(a)
-    if axis is None:
-        a, axis = a.ravel(), -1
     if a.ndim == 0:
-        raise _axis_error("argpartition", axis, 0)
-    _kth("argpartition", kth, a.shape[axis])
+        a, axis = _zero_d("argpartition", a, axis)
+    a, axis = _partition_input("argpartition", a, kth, axis, kind, order)
     return _core._argsort(a, axis)
 
 
@@ -107,7 +138,7 @@ def _sort_method(self, axis=-1, kind=None, order=None, *, stable=None):
     """Sorts the array in place along `axis`."""
     stable = _is_stable("sort", kind, stable)
     _no_order("sort", order)
-    _core._sort_in_place(self, axis, stable)
+    _core._sort_in_place(self, _index("sort", axis, "axis"), stable)
 
 
 def _argsort_method(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -116,10 +147,7 @@ def _argsort_method(self, axis=-1, kind=None, order=None, *, stable=None):
 
 def _partition_method(self, kth, axis=-1, kind="introselect", order=None):
     """Partitions the array in place (by sorting it)."""
-    _no_order("partition", order)
-    if self.ndim == 0:
-        raise _axis_error("partition", axis, 0)
-    _kth("partition", kth, self.shape[axis])
+    _, axis = _partition_input("partition", self, kth, axis, kind, order)
     _core._sort_in_place(self, axis, False)
 
 

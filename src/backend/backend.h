@@ -87,6 +87,11 @@ class Backend {
   // out (1-d) = the elements of src where mask is true, in C order; src and mask are
   // C-contiguous and of one shape, and out has the count of true elements.
   virtual void compress(const Array& src, const Array& mask, const Array& out) = 0;
+  // ufunc.at: like scatter, but each addressed element x of dst becomes op(x, value) (op's
+  // loop `loop`, values of its second input dtype) or op(x) for a unary op (values
+  // invalid); strictly in order, so repeated offsets apply again and again.
+  virtual void scatter_apply(const Array& dst, int npre, const Array& offsets,
+                             const Array& values, Ufunc op, int loop) = 0;
   // out (int64, 1-d, the count of true elements) = the flat positions where mask
   // (bool, C-contiguous) is true.
   virtual void flat_nonzero(const Array& mask, const Array& out) = 0;

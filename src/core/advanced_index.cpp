@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backend/backend.h"
+#include "core/ufunc_resolve.h"
 #include "tessera/errors.h"
 #include "tessera/reduction.h"
 #include "tessera/ufunc.h"
@@ -323,6 +324,59 @@ void setitem(const Array& a, const std::vector<KeyItem>& key, const Array& value
   values = values.astype(a.dtype(), Order::C);
   if (values.size() > 0) {
     backend_for(a.device()).scatter(basic.view(r.view), basic.npre, offsets, values);
+  }
+}
+
+void ufunc_at(Ufunc op, const Array& a, const std::vector<KeyItem>& key,
+              const std::optional<Operand>& b) {
+  const UfuncInfo& info = ufunc_info(op);
+  const std::string api = std::string(info.name) + ".at";
+  if (info.nout != 1 || info.nin > 2) {
+    throw ValueError("[" + api + "] only ufuncs with one output and one or two inputs are "
+                     "supported");
+  }
+  if (info.nin == 2 && !b) {
+    throw ValueError("[" + api + "] second operand needed for ufunc");
+  }
+  if (info.nin == 1 && b) {
+    throw ValueError("[" + api + "] second operand provided when ufunc is unary");
+  }
+  a.require_writeable(api.c_str());
+  if (all_basic(key)) {
+    // Without index arrays no element repeats: one in-place ufunc call on the view.
+    Array view = a.index(basic_items(key));
+    std::vector<Operand> inputs = {Operand(view)};
+    if (b) inputs.push_back(*b);
+    UfuncOptions options;
+    options.out = {view};
+    options.casting = Casting::Unsafe;
+    apply_ufunc(op, inputs, options);
+    return;
+  }
+  std::vector<Operand> inputs = {Operand(a)};
+  if (b) inputs.push_back(*b);
+  const int loop = resolve_loop(op, inputs, {});
+  const LoopSignature& sig = info.loops[loop];
+  const Resolved r = resolve(a, key, api.c_str());
+  Dims broadcast;
+  const Array offsets = byte_offsets(r, broadcast, api.c_str());
+  const BasicPart basic = basic_part(r);
+  const Dims shape = result_shape(basic, broadcast);
+  Array values;
+  if (b) {
+    Array given = b->is_array() ? b->array() : Array::empty(Dims{}, sig.in[1], a.device());
+    if (!b->is_array()) given.fill(b->value().cast(sig.in[1]));
+    try {
+      values = without_leading_ones(given, shape.size()).broadcast_to(shape);
+    } catch (const ValueError&) {
+      throw ValueError("[" + api + "] operands could not be broadcast together: values of "
+                       "shape " + given.shape().str() + " and the indexed shape " + shape.str());
+    }
+    values = values.astype(sig.in[1], Order::C);
+  }
+  if (shape.product() > 0) {
+    backend_for(a.device()).scatter_apply(basic.view(r.view), basic.npre, offsets, values, op,
+                                          loop);
   }
 }
 

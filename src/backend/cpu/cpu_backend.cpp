@@ -65,6 +65,10 @@ class CpuBackend final : public Backend {
                const Array& values) override {
     cpu::scatter(dst, npre, offsets, values);
   }
+  void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,
+                     Ufunc op, int loop) override {
+    cpu::scatter_apply(dst, npre, offsets, values, op, loop);
+  }
   void compress(const Array& src, const Array& mask, const Array& out) override {
     cpu::compress(src, mask, out);
   }

@@ -18,6 +18,8 @@ void searchsorted(const Array& sorted, const Array& values, bool right, const Ar
 void gather(const Array& src, int npre, const Array& offsets, const Array& out);
 void scatter(const Array& dst, int npre, const Array& offsets, const Array& values);
 void compress(const Array& src, const Array& mask, const Array& out);
+void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,
+                   Ufunc op, int loop);
 void flat_nonzero(const Array& mask, const Array& out);
 void run_loop(Ufunc op, int loop, std::span<const void* const> in,
               std::span<const bool> broadcast, void* out, int64_t n);

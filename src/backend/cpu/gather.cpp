@@ -10,6 +10,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/parallel.h"
+#include "backend/cpu/ufunc_loops.h"
 
 namespace tessera::cpu {
 namespace {
@@ -136,6 +137,40 @@ void scatter(const Array& dst, int npre, const Array& offsets, const Array& valu
       }
     }
   });
+}
+
+void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,
+                   Ufunc op, int loop) {
+  const LoopSignature& sig = ufunc_info(op).loops[loop];
+  const bool unary = ufunc_info(op).nin == 1;
+  const int64_t nb = offsets.size();
+  int64_t pre = 1;
+  for (int i = 0; i < npre; ++i) pre *= dst.shape()[i];
+  const int post = dst.ndim() - npre;
+  int64_t q_count = 1;
+  for (int i = npre; i < dst.ndim(); ++i) q_count *= dst.shape()[i];
+  const int64_t* off = reinterpret_cast<const int64_t*>(offsets.data());
+  // Each element: read as the loop's first input, apply, write back in dst's dtype.
+  const CastRow load = cast_row_for(dst.dtype(), sig.in[0]);
+  const CastRow store = cast_row_for(sig.out[0], dst.dtype());
+  const LoopFn fn = loop_for(op, loop);
+  const int64_t vsize = unary ? 0 : itemsize(sig.in[1]);
+  const std::byte* vals = unary ? nullptr : values.data();
+  alignas(16) std::byte x[16], r[16];
+  int64_t v = 0;
+  for (int64_t p = 0; p < pre; ++p) {
+    std::byte* row = dst.data() + offset_of(dst, 0, npre, p);
+    for (int64_t b = 0; b < nb; ++b) {
+      for (int64_t q = 0; q < q_count; ++q, ++v) {
+        std::byte* e = row + off[b] + offset_of(dst, npre, post, q);
+        load(e, 0, x, 0, 1);
+        const std::byte* in[2] = {x, unary ? nullptr : vals + v * vsize};
+        std::byte* out[1] = {r};
+        fn(in, out, 1);
+        store(r, 0, e, 0, 1);
+      }
+    }
+  }
 }
 
 namespace {

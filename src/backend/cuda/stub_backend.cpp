@@ -51,6 +51,9 @@ class CudaBackendStub final : public Backend {
     unsupported("scatter");
   }
   void compress(const Array&, const Array&, const Array&) override { unsupported("compress"); }
+  void scatter_apply(const Array&, int, const Array&, const Array&, Ufunc, int) override {
+    unsupported("ufunc.at");
+  }
   void flat_nonzero(const Array&, const Array&) override { unsupported("nonzero"); }
 
  private:
