@@ -12,8 +12,9 @@ from . import _core
 from ._core import ndarray
 from ._creation import arange, asarray, empty, zeros
 from ._manipulation import broadcast_shapes, broadcast_to
-from ._elementwise import (_asarray, add, clip, equal, floor_divide, greater_equal,
-                           less, logical_or, multiply, remainder, result_type, where)
+from ._elementwise import (_asarray, add, can_cast, clip, equal, floor_divide,
+                           greater_equal, less, logical_or, multiply, remainder, result_type,
+                           where)
 
 
 def _axis(api, axis, ndim):
@@ -28,14 +29,20 @@ def _along(axis, index):
     return (slice(None),) * axis + (index,)
 
 
-def _index_array(api, indices, device):
+def _index_array(api, indices, device, floats=False):
+    """Indices as an integer array. `floats`: NumPy's take/put truncate float indices given
+    as Python numbers or lists, but not float arrays; the other functions refuse floats (an
+    empty list is float to NumPy, so refused too)."""
+    is_array = isinstance(indices, (ndarray, np.ndarray))
     idx = asarray(indices, device=device)
-    if idx.dtype.kind not in "iu":
-        if idx.size == 0:
-            return idx.astype("int64")
-        raise TypeError(f"[{api}] Cannot cast array data from {idx.dtype!r} to dtype('int64') "
-                        "according to the rule 'safe'")
-    return idx
+    if idx.dtype.kind in "iu":
+        return idx
+    if floats and idx.dtype.kind == "f" and not is_array:
+        return idx.astype("int64")
+    if idx.size == 0 and floats:
+        return idx.astype("int64")
+    raise TypeError(f"[{api}] Cannot cast array data from {idx.dtype!r} to dtype('int64') "
+                    "according to the rule 'safe'")
 
 
 def _apply_mode(api, idx, n, mode):
@@ -55,14 +62,20 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     a = _asarray(a)
     if axis is None:
         a, axis = a.ravel(), 0
-    axis = _axis("take", axis, a.ndim) if a.ndim else 0
-    n = a.shape[axis] if a.ndim else 1
-    idx = _apply_mode("take", _index_array("take", indices, a.device), n, mode)
+    if a.ndim == 0:  # NumPy takes from a 0-d array as from its 1-d form, along 0 or -1
+        _axis("take", axis, 1)
+        a, axis = a.reshape(1), 0
+    axis = _axis("take", axis, a.ndim)
+    n = a.shape[axis]
+    idx = _apply_mode("take", _index_array("take", indices, a.device, floats=True), n, mode)
     if idx.ndim == 0:
-        result = a[_along(axis, builtins.int(idx))] if idx.size else a
+        result = a[_along(axis, builtins.int(idx))]
     else:
         result = a[_along(axis, idx)]
     if out is not None:
+        if not can_cast(out.dtype, a.dtype, "safe"):
+            raise TypeError(f"[take] Cannot cast array data from {out.dtype!r} to {a.dtype!r} "
+                            "according to the rule 'safe'")
         if out.shape != result.shape:
             raise ValueError(f"[take] output array does not match result of ndarray.take: "
                              f"{out.shape} vs {result.shape}")
@@ -75,17 +88,24 @@ def put(a, ind, v, mode="raise"):
     """a.flat[ind] = v, v repeated as needed."""
     if not isinstance(a, ndarray):
         raise TypeError(f"[put] argument 1 must be tessera.ndarray, not {type(a).__name__}")
-    idx = _apply_mode("put", _index_array("put", ind, a.device).ravel(), a.size, mode)
-    values = asarray(v, device=a.device).ravel()
+    idx = _apply_mode("put", _index_array("put", ind, a.device, floats=True).ravel(), a.size,
+                      mode)
+    # Values convert as NumPy converts them to a's dtype: 300 into int8 raises.
+    values = v.astype(a.dtype) if isinstance(v, ndarray) else asarray(v, dtype=a.dtype,
+                                                                       device=a.device)
+    values = values.ravel()
     if idx.size == 0 or values.size == 0:
         return
     if values.size != idx.size:
         values = values[arange(idx.size) % values.size]
-    flat = a.reshape(-1) if a.flags.c_contiguous else None
-    if flat is not None:
-        flat[idx] = values
-    else:
-        a[unravel_index(idx, a.shape)] = values
+    if a.flags.c_contiguous:
+        a.reshape(-1)[idx] = values
+        return
+    if builtins.bool(logical_or(less(idx, -a.size), greater_equal(idx, a.size)).any()):
+        bad = idx[logical_or(less(idx, -a.size), greater_equal(idx, a.size))][0]
+        raise IndexError(f"[put] index {builtins.int(bad)} is out of bounds for axis 0 with "
+                         f"size {a.size}")
+    a[unravel_index(where(less(idx, 0), add(idx, a.size), idx), a.shape)] = values
 
 
 def _along_axis_key(api, arr, indices, axis):
@@ -152,10 +172,10 @@ def compress(condition, a, axis=None, out=None):
     if axis is None:
         a, axis = a.ravel(), 0
     axis = _axis("compress", axis, a.ndim)
-    if cond.shape[0] > a.shape[axis]:
-        raise IndexError(f"[compress] index {a.shape[axis]} is out of bounds for axis {axis} "
-                         f"with size {a.shape[axis]}")
     picked = _core._flatnonzero(cond)
+    if picked.size and builtins.int(picked[-1]) >= a.shape[axis]:
+        raise IndexError(f"[compress] index {builtins.int(picked[-1])} is out of bounds for "
+                         f"axis {axis} with size {a.shape[axis]}")
     result = a[_along(axis, picked)]
     if out is not None:
         out[...] = result
@@ -191,8 +211,9 @@ def putmask(a, mask, values):
         raise TypeError(f"[putmask] argument a must be a tessera.ndarray, got "
                         f"{type(a).__name__}")
     mask = asarray(mask, device=a.device)
-    if mask.shape != a.shape:
+    if mask.size != a.size:
         raise ValueError("[putmask] mask and data must be the same size")
+    mask = mask.reshape(a.shape)
     values = asarray(values, device=a.device).ravel()
     if values.size == 0:
         return
@@ -252,6 +273,8 @@ def searchsorted(a, v, side="left", sorter=None):
     a = _asarray(a)
     values = asarray(v, device=a.device)
     order = None if sorter is None else asarray(sorter, device=a.device)
+    if order is not None and order.ndim != 1:
+        raise TypeError(f"[searchsorted] sorter must be 1-d, got {order.ndim}-d")
     return _core._searchsorted(a, values, side == "right", order)
 
 
@@ -292,7 +315,10 @@ def ix_(*args):
 
 def _dims(api, dims):
     dims = (dims,) if np.ndim(dims) == 0 else tuple(dims)
-    return tuple(operator.index(d) for d in dims)
+    try:
+        return tuple(operator.index(d) for d in dims)
+    except TypeError as error:
+        raise TypeError(f"[{api}] {error}") from None
 
 
 def unravel_index(indices, shape, order="C"):

@@ -29,6 +29,14 @@ def _axis(api, axis, ndim):
     return axis % ndim
 
 
+def _int(api, value):
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"[{api}] '{type(value).__name__}' object cannot be interpreted as an "
+                        "integer") from None
+
+
 def _along(axis, index):
     """A key selecting `index` along `axis` and everything along the other axes."""
     return (slice(None),) * axis + (index,)
@@ -105,8 +113,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stacks rows: 1-d arrays become rows of a 2-d result."""
-    return concatenate(atleast_2d(*tup) if len(tup) > 1 else [atleast_2d(*tup)], 0,
-                       dtype=dtype, casting=casting)
+    return concatenate([atleast_2d(a) for a in tup], 0, dtype=dtype, casting=casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
@@ -139,7 +146,7 @@ def array_split(ary, indices_or_sections, axis=0):
     try:
         sections = operator.index(indices_or_sections)
     except TypeError:
-        bounds = [0, *[operator.index(i) for i in indices_or_sections], n]
+        bounds = [0, *[_int("array_split", i) for i in indices_or_sections], n]
     else:
         if sections <= 0:
             raise ValueError("[array_split] number sections must be larger than 0.")
@@ -188,7 +195,7 @@ def tile(A, reps):
     """A repeated `reps` times along each axis: one copy out of a broadcast view."""
     A = _asarray(A)
     reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
-    reps = tuple(operator.index(r) for r in reps)
+    reps = tuple(_int("tile", r) for r in reps)
     nd = builtins.max(A.ndim, len(reps))
     shape = (1,) * (nd - A.ndim) + A.shape
     reps = (1,) * (nd - len(reps)) + reps
@@ -196,18 +203,25 @@ def tile(A, reps):
     pairs = [(1, n) for n in shape]
     view = A.reshape(tuple(x for p in pairs for x in p))
     tiled = broadcast_to(view, tuple(x for r, n in zip(reps, shape) for x in (r, n)))
-    return tiled.reshape(tuple(n * r for n, r in zip(shape, reps)))
+    result = tiled.reshape(tuple(n * r for n, r in zip(shape, reps)))
+    # With every rep 1 that reshape is still a (read-only) view; tile gives a new array.
+    return result.copy() if builtins.all(r == 1 for r in reps) else result
 
 
 def repeat(a, repeats, axis=None):
     """Each element repeated `repeats` times (a number, or one count per element)."""
     a = _asarray(a)
-    if axis is None:
-        a, axis = a.ravel(), 0
-    axis = _axis("repeat", axis, a.ndim) if a.ndim else 0
+    if axis is None or a.ndim == 0:
+        a = a.ravel()
+        axis = 0 if axis is None else axis
+    axis = _axis("repeat", axis, a.ndim)
     n = a.shape[axis]
     counts = asarray(repeats)
-    if counts.dtype.kind not in "iub":
+    # NumPy's cast of the counts: Python floats truncate; float arrays and uint64 (not
+    # safely int64) do not.
+    if counts.dtype.kind == "f" and not isinstance(repeats, (ndarray, np.ndarray)):
+        counts = counts.astype("int64")
+    if counts.dtype.kind not in "iub" or counts.dtype == np.uint64:
         raise TypeError(f"[repeat] Cannot cast array data from {counts.dtype!r} to "
                         "dtype('int64') according to the rule 'safe'")
     if counts.ndim == 0 or counts.shape == (1,):
@@ -233,9 +247,12 @@ def flip(m, axis=None):
     if axis is None:
         return m[(slice(None, None, -1),) * m.ndim]
     axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
+    axes = [_axis("flip", ax, m.ndim) for ax in axes]
+    if len(set(axes)) != len(axes):
+        raise ValueError("[flip] repeated axis")
     key = [slice(None)] * m.ndim
     for ax in axes:
-        key[_axis("flip", ax, m.ndim)] = slice(None, None, -1)
+        key[ax] = slice(None, None, -1)
     return m[tuple(key)]
 
 
@@ -365,6 +382,14 @@ def insert(arr, obj, values, axis=None):
         if index.ndim > 1:
             raise ValueError("[insert] index array argument obj to insert must be one "
                              "dimensional or scalar")
+        if index.dtype == bool:
+            index = np.flatnonzero(index)
+        elif index.dtype.kind not in "iu" and index.size == 1:
+            raise TypeError("[insert] slice indices must be integers or None or have an "
+                            "__index__ method")
+        elif index.dtype.kind not in "iu" and index.size:
+            raise IndexError("[insert] arrays used as indices must be of integer (or boolean) "
+                             "type")
     shape = list(arr.shape)
     if index.size == 1:
         at = int(index.item())
@@ -419,23 +444,32 @@ def resize(a, new_shape):
 
 
 def trim_zeros(filt, trim="fb", axis=None):
-    """filt without its leading ('f') and/or trailing ('b') zeros: along `axis`, or the
-    bounding box of the non-zeros along every axis when None."""
-    filt = _asarray(filt)
+    """filt without its leading ('f') and/or trailing ('b') zeros: along `axis` (an int or
+    a tuple), or the bounding box of the non-zeros along every axis when None. A list
+    comes back a list, as NumPy slices the object it was given."""
+    t = _asarray(filt)
     trim = trim.lower()
-    if builtins.any(c not in "fb" for c in trim):
+    if trim not in ("fb", "bf", "f", "b"):
         raise ValueError(f"[trim_zeros] unexpected character(s) in `trim`: {trim!r}")
-    positions = _core._nonzero(filt) if filt.ndim else ()
+    positions = _core._nonzero(t) if t.ndim else ()
     if not positions or positions[0].size == 0:
-        start = stop = [0] * filt.ndim
+        start = stop = [0] * t.ndim  # all zero: every trimmed axis becomes empty
     else:
         start = [int(p.min()) for p in positions]
         stop = [int(p.max()) + 1 for p in positions]
-    if "f" not in trim:
-        start = [None] * filt.ndim
-    if "b" not in trim:
-        stop = [None] * filt.ndim
+        if "f" not in trim:
+            start = [None] * t.ndim
+        if "b" not in trim:
+            stop = [None] * t.ndim
+    if t.ndim == 1:
+        return filt[slice(start[0], stop[0])]
     if axis is None:
-        return filt[tuple(slice(a, b) for a, b in zip(start, stop))]
-    axis = _axis("trim_zeros", axis, filt.ndim)
-    return filt[_along(axis, slice(start[axis], stop[axis]))]
+        axes = range(t.ndim)
+    else:
+        axes = [_axis("trim_zeros", ax, t.ndim)
+                for ax in ((axis,) if np.ndim(axis) == 0 else axis)]
+    key = tuple(slice(start[d], stop[d]) if d in axes else slice(None) for d in range(t.ndim))
+    return t[key]
+
+
+ndarray.repeat = lambda self, repeats, axis=None: repeat(self, repeats, axis)

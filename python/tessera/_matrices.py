@@ -7,7 +7,7 @@ import operator
 from ._core import ndarray
 from ._creation import arange, zeros
 from ._elementwise import _asarray, greater_equal, subtract, where
-from ._manipulation import broadcast_to
+from ._manipulation import broadcast_shapes, broadcast_to
 
 
 def tri(N, M=None, k=0, dtype=float, *, device=None):
@@ -41,8 +41,11 @@ def triu(m, k=0):
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The diagonal as a read-only view; its axis is the last."""
-    return _asarray(a)._diagonal(operator.index(offset), operator.index(axis1),
-                                 operator.index(axis2))
+    try:
+        offset, axis1, axis2 = (operator.index(v) for v in (offset, axis1, axis2))
+    except TypeError as error:
+        raise TypeError(f"[diagonal] {error}") from None
+    return _asarray(a)._diagonal(offset, axis1, axis2)
 
 
 def diag(v, k=0):
@@ -86,7 +89,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
             shape[0], shape[1] = shape[1], shape[0]
     grids = [x.reshape(tuple(s)) for x, s in zip(vectors, shapes)]
     if not sparse:
-        full = tuple(max(s[d] for s in shapes) for d in range(nd))
+        full = broadcast_shapes(*(g.shape for g in grids))
         grids = [broadcast_to(g, full) for g in grids]
     return tuple(g.copy() for g in grids) if copy else tuple(grids)
 
