@@ -143,6 +143,28 @@ from ._nanfunctions import (
 )
 from ._quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
 from ._statistics import average, diff
+from ._sets import lexsort, unique, unique_all, unique_counts, unique_inverse, unique_values
+from ._histograms import (
+    bincount,
+    digitize,
+    histogram,
+    histogram2d,
+    histogram_bin_edges,
+    histogramdd,
+)
+from ._numerics import (
+    convolve,
+    corrcoef,
+    correlate,
+    cov,
+    cross,
+    gradient,
+    inner,
+    interp,
+    kron,
+    outer,
+    trapezoid,
+)
 from ._matrices import diag, diagflat, diagonal, meshgrid, trace, tri, tril, triu
 from ._reduction import (
     all,
