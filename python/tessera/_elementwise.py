@@ -49,18 +49,8 @@ def _outer(self, *args, **kwargs):
     return self(a.reshape(a.shape + (1,) * b.ndim), b, **kwargs)
 
 
-def _method_not_yet(method):
-    def call(self, *args, **kwargs):
-        raise NotImplementedError(f"[{self.__name__}.{method}] ufunc.{method} is not "
-                                  "implemented yet (it comes with reductions)")
-    call.__name__ = method
-    return call
-
-
 ufunc.identity = property(_identity)
 ufunc.outer = _outer
-for _method in ("reduceat",):
-    setattr(ufunc, _method, _method_not_yet(_method))
 
 
 @contextlib.contextmanager

@@ -81,7 +81,57 @@ def _ufunc_at(self, a, indices, b=_NoValue):
     _core._ufunc_at(self.__name__, a, indices, None if b is _NoValue else b, b is not _NoValue)
 
 
+def _ufunc_reduceat(self, array, indices, axis=0, dtype=None, out=None):
+    """ufunc.reduceat: reductions of the slices a[indices[i]:indices[i+1]] along `axis`
+    (a[indices[i]] alone where indices[i] >= indices[i+1]; the last to the end). Each
+    result starts as the slice's first element and takes the rest by ufunc.at, in order."""
+    from ._creation import arange, asarray
+    from ._indexing import take
+    from ._joining import concatenate, repeat
+    api = f"{self.__name__}.reduceat"
+    if self.nin != 2 or self.nout != 1:
+        raise ValueError(f"[{api}] reduceat only supported for binary functions")
+    a = _asarray(array)
+    if a.ndim == 0:
+        raise TypeError(f"[{api}] cannot reduceat on a scalar")
+    axis = _accumulate_axis(api, a, axis) % a.ndim
+    n = a.shape[axis]
+    idx = asarray(indices, device=a.device)
+    if idx.dtype.kind not in "iu":
+        if idx.size:
+            raise TypeError(f"[{api}] Cannot cast array data from {idx.dtype!r} to "
+                            "dtype('int64') according to the rule 'safe'")
+        idx = idx.astype("int64")
+    idx = idx.ravel().astype("int64")
+    if idx.size and builtins.bool(((idx < 0) | (idx >= n)).any()):
+        bad = int(idx[(idx < 0) | (idx >= n)][0])
+        raise IndexError(f"[{api}] index {bad} out-of-bounds in {api} [0, {n})")
+    # The dtype the reduction would run in, from a one-element reduce.
+    acc = self.reduce(take(a, [0] if n else [], axis=axis), axis=axis, dtype=dtype).dtype \
+        if n else np.dtype(dtype or a.dtype)
+    result = take(a, idx, axis=axis).astype(acc)
+    k = idx.size
+    if k:
+        ends = concatenate((idx[1:], asarray([n], dtype="int64", device=a.device)))
+        lengths = ends - idx - 1
+        lengths = (lengths > 0) * lengths
+        total = int(lengths.sum())
+        if total:
+            segment = repeat(arange(k, device=a.device), lengths)
+            starts = lengths.cumsum() - lengths
+            position = idx[segment] + 1 + (arange(total, device=a.device) - starts[segment])
+            key = (slice(None),) * axis + (segment,)
+            _core._ufunc_at(self.__name__, result, key,
+                            take(a, position, axis=axis).astype(acc), True)
+    if out is not None:
+        target = out[0] if isinstance(out, tuple) else out
+        target[...] = result
+        return target
+    return result
+
+
 ufunc.reduce = _ufunc_reduce
+ufunc.reduceat = _ufunc_reduceat
 ufunc.accumulate = _ufunc_accumulate
 ufunc.at = _ufunc_at
 
