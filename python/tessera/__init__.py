@@ -143,6 +143,7 @@ from ._nanfunctions import (
 )
 from ._quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
 from ._statistics import average, diff
+from ._pad import pad
 from ._sets import lexsort, unique, unique_all, unique_counts, unique_inverse, unique_values
 from ._histograms import (
     bincount,
