@@ -4,6 +4,7 @@
 // compute. A backend that lacks an operation raises NotImplementedError naming it.
 
 #include <cstddef>
+#include <optional>
 #include <span>
 
 #include "tessera/array.h"
@@ -80,6 +81,13 @@ class Backend {
   // out (C-contiguous, of shape pre + (offsets.size(),) + post): out[p, b, q] = the
   // element of src at [p, q] displaced by offsets[b].
   virtual void gather(const Array& src, int npre, const Array& offsets, const Array& out) = 0;
+  // gather for one index array (int64, 1-d, contiguous) along the dimension it replaces,
+  // of length `extent` and byte stride `stride`: negative indices count from the end, and
+  // the indices are checked here, in the same pass. Returns the first out-of-bounds
+  // index (out is then unspecified), or nothing.
+  virtual std::optional<int64_t> gather_index(const Array& src, int npre, const Array& index,
+                                              int64_t extent, int64_t stride,
+                                              const Array& out) = 0;
   // The inverse, into `dst`, from `values` (C-contiguous, dst's dtype, out's shape above);
   // in order of b, so of duplicate offsets the last value stays.
   virtual void scatter(const Array& dst, int npre, const Array& offsets,

@@ -31,6 +31,8 @@ int64_t host_int(const Array& a) {
 
 Array contiguous(const Array& a) { return a.is_c_contiguous() ? a : a.copy(Order::C); }
 
+Array as_int64(const Array& a) { return a.dtype() == DType::Int64 ? a : a.astype(DType::Int64); }
+
 // One advanced index: which dimension of the basic view it selects along, and for error
 // messages, which dimension of the indexed array that is (-1 for a new axis).
 struct Advanced {
@@ -166,7 +168,7 @@ Array byte_offsets(const Resolved& r, Dims& shape, const char* api) {
   for (const Advanced& adv : r.advanced) {
     const int64_t n = r.view.shape()[adv.view_dim];
     const Operand size = Operand::weak_int(Scalar(n));
-    Array index = adv.index.astype(DType::Int64);
+    const Array index = as_int64(adv.index);
     if (shape.product() > 0) {  // an empty result reads nothing, so NumPy checks nothing
       const Operand lo = Operand::weak_int(Scalar(-n));
       ReduceOptions all;
@@ -254,6 +256,31 @@ Array getitem(const Array& a, const std::vector<KeyItem>& key) {
     return out;
   }
   const Resolved r = resolve(a, key, "getitem");
+  const BasicPart basic_one = basic_part(r);
+  const Dims one_shape = result_shape(basic_one, r.advanced.front().index.shape());
+  if (r.advanced.size() == 1 && one_shape.product() > 0) {
+    // One index array (x[idx], take): checked and gathered in a single pass.
+    const Advanced& adv = r.advanced.front();
+    const BasicPart& basic = basic_one;
+    const Array index = contiguous(as_int64(adv.index));
+    Array out = Array::empty(one_shape, a.dtype(), a.device());
+    const int64_t extent = r.view.shape()[adv.view_dim];
+    if (extent == 0) {  // every index is out of bounds (and the source has no memory)
+      int64_t first = 0;
+      index.reshape(Dims{index.size()}).index({IndexItem::integer(0)}).copy_to_host(&first);
+      throw IndexError("[getitem] index " + std::to_string(first) + " is out of bounds for axis " +
+                       std::to_string(std::max(adv.array_dim, 0)) + " with size 0");
+    }
+    std::optional<int64_t> bad = backend_for(a.device()).gather_index(
+        basic.view(r.view), basic.npre, index.reshape(Dims{index.size()}), extent,
+        r.view.strides()[adv.view_dim], out);
+    if (bad) {
+      throw IndexError("[getitem] index " + std::to_string(*bad) + " is out of bounds for axis " +
+                       std::to_string(std::max(adv.array_dim, 0)) + " with size " +
+                       std::to_string(extent));
+    }
+    return out;
+  }
   Dims broadcast;
   const Array offsets = byte_offsets(r, broadcast, "getitem");
   const BasicPart basic = basic_part(r);

@@ -61,6 +61,11 @@ class CpuBackend final : public Backend {
   void gather(const Array& src, int npre, const Array& offsets, const Array& out) override {
     cpu::gather(src, npre, offsets, out);
   }
+  std::optional<int64_t> gather_index(const Array& src, int npre, const Array& index,
+                                      int64_t extent, int64_t stride,
+                                      const Array& out) override {
+    return cpu::gather_index(src, npre, index, extent, stride, out);
+  }
   void scatter(const Array& dst, int npre, const Array& offsets,
                const Array& values) override {
     cpu::scatter(dst, npre, offsets, values);

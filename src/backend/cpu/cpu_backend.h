@@ -16,6 +16,8 @@ void sort(const Array& a, bool stable);
 void argsort(const Array& a, const Array& index);
 void searchsorted(const Array& sorted, const Array& values, bool right, const Array& out);
 void gather(const Array& src, int npre, const Array& offsets, const Array& out);
+std::optional<int64_t> gather_index(const Array& src, int npre, const Array& index,
+                                    int64_t extent, int64_t stride, const Array& out);
 void scatter(const Array& dst, int npre, const Array& offsets, const Array& values);
 void compress(const Array& src, const Array& mask, const Array& out);
 void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
@@ -27,6 +28,10 @@ int64_t offset_of(const Array& a, int first, int nd, int64_t flat) {
   }
   return off;
 }
+
+struct Element16 {
+  std::byte bytes[16];
+};
 
 template <int64_t Size>
 void copy_element(std::byte* dst, const std::byte* src) {
@@ -97,13 +102,29 @@ void gather(const Array& src, int npre, const Array& offsets, const Array& out) 
   std::byte* dst = out.data();
   if (pre * nb * run.count == 0) return;
   if (run.count == 1) {
-    const ElementCopy copy = element_copy(size);
-    parallel_for(pre * nb, kGrain, [&](int64_t begin, int64_t end) {
-      for (int64_t t = begin; t < end; ++t) {
-        const int64_t p = t / nb, b = t % nb;
-        copy(dst + t * size, base + offset_of(src, 0, npre, p) + off[b]);
-      }
-    });
+    // One element per offset: a typed loop, the pre position stepped, not divided out.
+    auto gather_elements = [&](auto element) {
+      using E = decltype(element);
+      parallel_for(pre * nb, kGrain, [&](int64_t begin, int64_t end) {
+        int64_t p = begin / nb, b = begin % nb;
+        const std::byte* row = base + offset_of(src, 0, npre, p);
+        E* out = reinterpret_cast<E*>(dst) + begin;
+        for (int64_t t = begin; t < end; ++t) {
+          std::memcpy(out++, row + off[b], sizeof(E));
+          if (++b == nb && t + 1 < end) {
+            b = 0;
+            row = base + offset_of(src, 0, npre, ++p);
+          }
+        }
+      });
+    };
+    switch (size) {
+      case 1: gather_elements(uint8_t{}); break;
+      case 2: gather_elements(uint16_t{}); break;
+      case 4: gather_elements(uint32_t{}); break;
+      case 8: gather_elements(uint64_t{}); break;
+      default: gather_elements(Element16{}); break;
+    }
     return;
   }
   const int64_t grain = std::max<int64_t>(1, kGrain / run.count);
@@ -114,6 +135,77 @@ void gather(const Array& src, int npre, const Array& offsets, const Array& out) 
                 dst + t * run.count * size, true);
     }
   });
+}
+
+std::optional<int64_t> gather_index(const Array& src, int npre, const Array& index,
+                                    int64_t extent, int64_t stride, const Array& out) {
+  const int64_t nb = index.size();
+  int64_t pre = 1;
+  for (int i = 0; i < npre; ++i) pre *= src.shape()[i];
+  const Run run = post_run(src, npre);
+  const int64_t* idx = reinterpret_cast<const int64_t*>(index.data());
+  std::byte* base = src.data();
+  std::byte* dst = out.data();
+  const int64_t size = src.itemsize();
+  // Out-of-bounds indices: each thread stops at its first; the lowest position wins.
+  std::vector<std::pair<int64_t, int64_t>> found;
+  std::mutex found_lock;
+  auto gather_rows = [&](auto element) {
+    using E = decltype(element);
+    const int64_t grain = run.count == 1 ? kGrain : std::max<int64_t>(1, kGrain / run.count);
+    parallel_for(pre * nb, grain, [&](int64_t begin, int64_t end) {
+      // Locals, not captures: the loop must stay a few instructions long so the core keeps
+      // many of its independent random loads in flight.
+      const int64_t* ix = idx;
+      const int64_t ext = extent, str = stride, count = nb;
+      const std::byte* from_base = base;
+      if (npre == 0 && run.count == 1) {
+        E* o = reinterpret_cast<E*>(dst);
+        for (int64_t t = begin; t < end; ++t) {
+          int64_t i = ix[t];
+          i += i < 0 ? ext : 0;
+          if (static_cast<uint64_t>(i) >= static_cast<uint64_t>(ext)) {
+            std::lock_guard<std::mutex> hold(found_lock);
+            found.emplace_back(t, ix[t]);
+            return;
+          }
+          std::memcpy(o + t, from_base + i * str, sizeof(E));
+        }
+        return;
+      }
+      int64_t p = begin / count, b = begin % count;
+      const std::byte* row = from_base + offset_of(src, 0, npre, p);
+      for (int64_t t = begin; t < end; ++t) {
+        int64_t i = ix[b];
+        i += i < 0 ? ext : 0;
+        if (static_cast<uint64_t>(i) >= static_cast<uint64_t>(ext)) {
+          std::lock_guard<std::mutex> hold(found_lock);
+          found.emplace_back(t, ix[b]);
+          return;
+        }
+        const std::byte* from = row + i * str;
+        if (run.count == 1) {
+          std::memcpy(reinterpret_cast<E*>(dst) + t, from, sizeof(E));
+        } else {
+          copy_post(src, npre, run, const_cast<std::byte*>(from), dst + t * run.count * size,
+                    true);
+        }
+        if (++b == count && t + 1 < end) {
+          b = 0;
+          row = from_base + offset_of(src, 0, npre, ++p);
+        }
+      }
+    });
+  };
+  switch (size) {
+    case 1: gather_rows(uint8_t{}); break;
+    case 2: gather_rows(uint16_t{}); break;
+    case 4: gather_rows(uint32_t{}); break;
+    case 8: gather_rows(uint64_t{}); break;
+    default: gather_rows(Element16{}); break;
+  }
+  if (found.empty()) return std::nullopt;
+  return std::min_element(found.begin(), found.end())->second;
 }
 
 void scatter(const Array& dst, int npre, const Array& offsets, const Array& values) {

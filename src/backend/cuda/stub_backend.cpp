@@ -47,6 +47,10 @@ class CudaBackendStub final : public Backend {
     unsupported("searchsorted");
   }
   void gather(const Array&, int, const Array&, const Array&) override { unsupported("gather"); }
+  std::optional<int64_t> gather_index(const Array&, int, const Array&, int64_t, int64_t,
+                                      const Array&) override {
+    unsupported("gather");
+  }
   void scatter(const Array&, int, const Array&, const Array&) override {
     unsupported("scatter");
   }
