@@ -31,6 +31,14 @@ class Compiler {
     Step step{};
     switch (n.kind) {
       case expr::Node::Kind::Input: {
+        if (is_one_value(n.input)) {
+          // One value broadcast over the tree (a mean, a 0-d array): a constant, filled
+          // once per row instead of gathered block after block.
+          step.kind = Step::Constant;
+          step.value = Scalar(n.input.dtype(), n.input.data()).cast(n.dtype);
+          step.results[0] = new_slot(n.dtype);
+          break;
+        }
         step.kind = Step::Load;
         step.operand = static_cast<int>(p_.operands.size());
         p_.operands.push_back(n.input);

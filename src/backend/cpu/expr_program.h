@@ -38,6 +38,14 @@ struct Program {
   int roots[2] = {};  // the slots holding the tree's value(s)
 };
 
+// Whether every element of `a` is the same one (size 1, or broadcast from one element).
+inline bool is_one_value(const Array& a) {
+  for (int d = 0; d < a.ndim(); ++d) {
+    if (a.shape()[d] != 1 && a.strides()[d] != 0) return false;
+  }
+  return a.size() > 0;
+}
+
 // Appends `root`'s inputs to p.operands and its steps to p.steps; with `both_outputs`, root
 // is an op with two outputs and sets both roots. Throws logic_error past the limits.
 void compile_program(Program& p, const expr::Node& root, bool both_outputs = false);

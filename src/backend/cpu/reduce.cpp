@@ -33,6 +33,9 @@ struct Plan {
   Program program;  // operand 0 is the accumulator (stride 0 along reduced axes)
   LoopFn combine = nullptr;
   BlockFold block_fold = nullptr;  // a SIMD fold of one block, when there is one
+  // sum((x - center)^2) with x contiguous operand 1: folded straight from memory.
+  SquaresFold squares = nullptr;
+  alignas(16) std::byte center[16] = {};
   int64_t isize = 0;  // accumulators
   int64_t vsize = 0;  // values: the same but for ordered folds such as ldexp(acc, int)
   bool ordered = false;
@@ -105,6 +108,9 @@ class Fold {
     push(src);
   }
 
+  // One value, already the fold of a block.
+  void add_value(const std::byte* value) { push(value); }
+
   // The folded value; false when nothing was added.
   bool result(std::byte* out) const {
     bool any = false;
@@ -168,6 +174,12 @@ void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int6
     add_offsets(plan, plan.reduced, row, ptrs);
     for (int64_t off = col; off < col + len; off += kBlock) {
       const int64_t m = std::min(kBlock, col + len - off);
+      if (plan.squares) {
+        alignas(16) std::byte value[kMaxItem];
+        plan.squares(ptrs[1] + off * plan.inner_strides[1], m, plan.center, value);
+        fold.add_value(value);
+        continue;
+      }
       run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
       fold.add_block(slot_ptr[p.roots[0]], m);
     }
@@ -335,6 +347,41 @@ void reduce_outer(const Plan& plan) {
   }
 }
 
+// sum((x - c)^2) and sum(x * x) trees over one contiguous float input: var/std's second
+// pass. Returns the input's node and fills `center` (0 for x * x).
+const expr::Node* squares_input(const expr::Node& root, DType dtype, std::byte* center) {
+  using Kind = expr::Node::Kind;
+  if (root.kind != Kind::Op || root.op != Ufunc::Multiply || root.args.size() != 2) {
+    return nullptr;
+  }
+  const expr::Node* a = root.args[0].get();
+  const expr::Node* b = root.args[1].get();
+  auto same_input = [](const expr::Node* x, const expr::Node* y) {
+    return x->kind == Kind::Input && y->kind == Kind::Input && x->input.data() == y->input.data() &&
+           x->input.strides() == y->input.strides() && x->input.dtype() == y->input.dtype();
+  };
+  const bool same = a == b || same_input(a, b);
+  if (!same || a->dtype != dtype) return nullptr;
+  const expr::Node* x = a;
+  Scalar c = Scalar(0.0).cast(dtype);
+  if (a->kind == Kind::Op && a->op == Ufunc::Subtract) {
+    x = a->args[0].get();
+    const expr::Node* m = a->args[1].get();
+    if (m->kind == Kind::Constant) {
+      c = m->constant.cast(dtype);
+    } else if (m->kind == Kind::Input && is_one_value(m->input)) {
+      c = Scalar(m->input.dtype(), m->input.data()).cast(dtype);
+    } else {
+      return nullptr;
+    }
+  }
+  if (x->kind != Kind::Input || x->input.dtype() != dtype || is_one_value(x->input)) {
+    return nullptr;
+  }
+  std::memcpy(center, c.data(), itemsize(dtype));
+  return x;
+}
+
 // Swaps the innermost axis with the longest axis of the other kind when it is short.
 void choose_inner(StridedLayout& layout) {
   const int nd = layout.shape.size();
@@ -383,6 +430,15 @@ void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Arra
   for (int k = 0; k < nops; ++k) plan.inner_strides[k] = layout.strides[k][last];
   for (int a = 0; a < last; ++a) {
     (layout.strides[0][a] == 0 ? plan.reduced : plan.kept).push_back(a);
+  }
+  if (plan.inner_reduced && op == Ufunc::Add && !ordered) {
+    SquaresFold fold = simd_squares_fold(acc.dtype());
+    const expr::Node* x = fold ? squares_input(root, acc.dtype(), plan.center) : nullptr;
+    // Operand 1 is the tree's first input: x, contiguous along the reduced inner axis.
+    if (x && nops >= 2 && operands[1].data() == x->input.data() &&
+        plan.inner_strides[1] == plan.isize) {
+      plan.squares = fold;
+    }
   }
   if (plan.inner_reduced) {
     reduce_inner(plan);

@@ -48,6 +48,44 @@ T SumBlock(const T* HWY_RESTRICT p, int64_t n) {
   return total + tail;
 }
 
+template <class T>
+T SquaresBlock(const T* HWY_RESTRICT p, int64_t n, T center) {
+  const hn::ScalableTag<T> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto c = hn::Set(d, center);
+  auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    const auto v0 = hn::Sub(hn::LoadU(d, p + i), c);
+    const auto v1 = hn::Sub(hn::LoadU(d, p + i + lanes), c);
+    const auto v2 = hn::Sub(hn::LoadU(d, p + i + 2 * lanes), c);
+    const auto v3 = hn::Sub(hn::LoadU(d, p + i + 3 * lanes), c);
+    a0 = hn::MulAdd(v0, v0, a0);
+    a1 = hn::MulAdd(v1, v1, a1);
+    a2 = hn::MulAdd(v2, v2, a2);
+    a3 = hn::MulAdd(v3, v3, a3);
+  }
+  for (; i + lanes <= n; i += lanes) {
+    const auto v = hn::Sub(hn::LoadU(d, p + i), c);
+    a0 = hn::MulAdd(v, v, a0);
+  }
+  T total = hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+  for (; i < n; ++i) total += (p[i] - center) * (p[i] - center);
+  return total;
+}
+
+#define TS_SQUARES_FOLD(T)                                                             \
+  void Squares_##T(const std::byte* values, int64_t n, const std::byte* center,        \
+                   std::byte* out) {                                                   \
+    T c;                                                                               \
+    std::memcpy(&c, center, sizeof(T));                                                \
+    const T r = SquaresBlock<T>(reinterpret_cast<const T*>(values), n, c);             \
+    std::memcpy(out, &r, sizeof(T));                                                   \
+  }
+TS_SQUARES_FOLD(float)
+TS_SQUARES_FOLD(double)
+#undef TS_SQUARES_FOLD
+
 // Equal values (0.0 and -0.0) resolve to the later one, as NumPy's maximum(a, b) returns b
 // when neither is greater; x86's max/min instructions do the same within a lane.
 template <class T, bool Max>
@@ -117,6 +155,23 @@ TS_FOLD_DISPATCH(Max, double)
 TS_FOLD_DISPATCH(Min, float)
 TS_FOLD_DISPATCH(Min, double)
 #undef TS_FOLD_DISPATCH
+
+HWY_EXPORT(Squares_float);
+HWY_EXPORT(Squares_double);
+static void dispatch_squares_float(const std::byte* v, int64_t n, const std::byte* c,
+                                   std::byte* out) {
+  HWY_DYNAMIC_DISPATCH(Squares_float)(v, n, c, out);
+}
+static void dispatch_squares_double(const std::byte* v, int64_t n, const std::byte* c,
+                                    std::byte* out) {
+  HWY_DYNAMIC_DISPATCH(Squares_double)(v, n, c, out);
+}
+
+SquaresFold simd_squares_fold(DType dtype) {
+  if (dtype == DType::Float32) return &dispatch_squares_float;
+  if (dtype == DType::Float64) return &dispatch_squares_double;
+  return nullptr;
+}
 
 BlockFold simd_block_fold(Ufunc op, DType dtype) {
   const bool f32 = dtype == DType::Float32, f64 = dtype == DType::Float64;

@@ -18,4 +18,10 @@ using BlockFold = void (*)(const std::byte* values, int64_t n, std::byte* out);
 // The SIMD fold of `op` over `dtype`, or null when there is none.
 BlockFold simd_block_fold(Ufunc op, DType dtype);
 
+// Folds the sum of (v - center)^2 over n >= 1 contiguous values into *out: the second
+// pass of var/std and sums of squares, read straight from memory. float32/float64 only.
+using SquaresFold = void (*)(const std::byte* values, int64_t n, const std::byte* center,
+                             std::byte* out);
+SquaresFold simd_squares_fold(DType dtype);
+
 }  // namespace tessera::cpu
