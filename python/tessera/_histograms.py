@@ -23,22 +23,26 @@ def bincount(x, weights=None, minlength=0):
         raise ValueError("[bincount] object too deep for desired array" if x.ndim > 1 else
                          "[bincount] object of too small depth for desired array")
     if x.dtype.kind not in "iub":
-        if x.size == 0 and x.dtype.kind == "f":
-            x = x.astype("int64")
-        else:
-            raise TypeError(f"[bincount] Cannot cast array data from {x.dtype!r} to "
-                            "dtype('int64') according to the rule 'safe'")
+        raise TypeError(f"[bincount] Cannot cast array data from {x.dtype!r} to "
+                        "dtype('int64') according to the rule 'safe'")
+    x = x.astype("int64", copy=False)  # booleans count as 0 and 1, not as a mask
     minlength = operator.index(minlength)
     if minlength < 0:
         raise ValueError("[bincount] 'minlength' must not be negative")
     if x.size and builtins.bool((x < 0).any()):
         raise ValueError("[bincount] 'list' argument must have no negative elements")
     length = builtins.max(int(x.max()) + 1 if x.size else 0, minlength)
+    if weights is not None:
+        weights = _asarray(weights)
+        if weights.dtype.kind == "c":
+            raise TypeError(f"[bincount] Cannot cast array data from {weights.dtype!r} to "
+                            "dtype('float64') according to the rule 'safe'")
+    if x.size == 0:
+        return zeros(length, dtype="int64", device=x.device)  # NumPy's, weights or not
     if weights is None:
         counts = zeros(length, dtype="int64", device=x.device)
         _core._ufunc_at("add", counts, x, 1, True)
         return counts
-    weights = _asarray(weights)
     if weights.shape != x.shape:
         raise ValueError("[bincount] The weights and list don't have the same length.")
     sums = zeros(length, dtype="float64", device=x.device)
@@ -90,7 +94,8 @@ def _range_of(a, range_, api):
     elif a.size == 0:
         first, last = 0, 1
     else:
-        first, last = a.min().item(), a.max().item()
+        # NumPy scalars of a's dtype, as NumPy's a.min(): the edges are computed in it.
+        first, last = a.min().get()[()], a.max().get()[()]
         if not (np.isfinite(first) and np.isfinite(last)):
             raise ValueError(f"[{api}] autodetected range of [{first}, {last}] is not finite")
     if first == last:
@@ -98,41 +103,44 @@ def _range_of(a, range_, api):
     return first, last
 
 
-def _bin_width(rule, a, first, last):
-    """NumPy's estimators of the bin width (0: fall back to one bin)."""
-    n = a.size
-    ptp = last - first
+def _ptp(x):
+    return float(x.max()) - float(x.min())
+
+
+def _bin_width(rule, x):
+    """NumPy's estimators of the bin width from the data x (0: fall back to one bin)."""
+    n = x.size
     if rule == "sqrt":
-        return ptp / np.sqrt(n)
+        return _ptp(x) / np.sqrt(n)
     if rule == "sturges":
-        return ptp / (np.log2(n) + 1.0)
+        return _ptp(x) / (np.log2(n) + 1.0)
     if rule == "rice":
-        return ptp / (2.0 * n ** (1.0 / 3))
+        return _ptp(x) / (2.0 * n ** (1.0 / 3))
     if rule == "scott":
-        return (24.0 * np.pi ** 0.5 / n) ** (1.0 / 3.0) * float(_reduction.std(a))
+        return (24.0 * np.pi ** 0.5 / n) ** (1.0 / 3.0) * float(_reduction.std(x))
     if rule == "fd":
-        q75, q25 = (float(v) for v in percentile(a, [75, 25]))
+        q75, q25 = (float(v) for v in percentile(x, [75, 25]))
         return 2.0 * (q75 - q25) * n ** (-1.0 / 3.0)
     if rule == "doane":
         if n <= 2:
             return 0.0
         sg1 = np.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
-        sigma = float(_reduction.std(a))
+        sigma = float(_reduction.std(x))
         if sigma <= 0:
             return 0.0
-        mean = float(_reduction.mean(a))
-        g1 = float(_reduction.mean(((a - mean) / sigma) ** 3))
-        return ptp / (1.0 + np.log2(n) + np.log2(1.0 + np.absolute(g1) / sg1))
+        mean = float(_reduction.mean(x))
+        g1 = float(_reduction.mean(((x - mean) / sigma) ** 3))
+        return _ptp(x) / (1.0 + np.log2(n) + np.log2(1.0 + np.absolute(g1) / sg1))
     if rule == "auto":
-        fd = _bin_width("fd", a, first, last)
-        sturges = _bin_width("sturges", a, first, last)
-        return builtins.min(fd, sturges) if fd else sturges
+        # Freedman-Diaconis, kept from giving more bins than twice sqrt's, and Sturges.
+        fd = builtins.max(_bin_width("fd", x), _bin_width("sqrt", x) / 2)
+        return builtins.min(fd, _bin_width("sturges", x))
     raise NotImplementedError(f"[histogram] bins={rule!r} is not supported (its optimization "
                               "runs a histogram per candidate width)")
 
 
 def _edges(a, bins, range_, weights, api):
-    """The bin edges, and whether they are uniform (NumPy's _get_bin_edges)."""
+    """The bin edges (NumPy's _get_bin_edges)."""
     if isinstance(bins, str):
         if bins not in _BIN_RULES:
             raise ValueError(f"[{api}] {bins!r} is not a valid estimator for `bins`")
@@ -142,13 +150,17 @@ def _edges(a, bins, range_, weights, api):
         first, last = _range_of(a, range_, api)
         data = a
         if range_ is not None:
-            data = a[logical_and(greater_equal(a, first), less_equal(a, last))]
+            keep = logical_and(greater_equal(a, first), less_equal(a, last))
+            if not builtins.bool(keep.all()):
+                data = a[keep]
         if data.size == 0:
             count = 1
         else:
-            width = _bin_width(bins, data, first, last)
+            width = _bin_width(bins, data)
+            if width and a.dtype.kind in "iu" and width < 1:
+                width = 1  # integer data: no bin narrower than one
             count = int(np.ceil((last - first) / width)) if width else 1
-        return _uniform_edges(a, first, last, count, api)
+        return _uniform_edges(a, first, last, count)
     if np.ndim(bins) == 0:
         try:
             count = operator.index(bins)
@@ -157,7 +169,7 @@ def _edges(a, bins, range_, weights, api):
         if count < 1:
             raise ValueError(f"[{api}] `bins` must be positive, when an integer")
         first, last = _range_of(a, range_, api)
-        return _uniform_edges(a, first, last, count, api)
+        return _uniform_edges(a, first, last, count)
     edges = _asarray(bins)
     if edges.ndim != 1:
         raise ValueError(f"[{api}] `bins` must be 1d, when an array")
@@ -166,9 +178,10 @@ def _edges(a, bins, range_, weights, api):
     return edges
 
 
-def _uniform_edges(a, first, last, count, api):
-    dtype = result_type(np.asarray(first).dtype, np.asarray(last).dtype, a.dtype)
-    if np.dtype(dtype).kind in "iub":
+def _uniform_edges(a, first, last, count):
+    # NumPy's bin_type: the edges' Python numbers are weak, so float32 data keeps float32.
+    dtype = np.result_type(first, last, a.dtype)
+    if dtype.kind in "iub":
         dtype = np.result_type(dtype, float)
     return linspace(first, last, count + 1, endpoint=True, dtype=dtype, device=a.device)
 
@@ -209,7 +222,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):
         if kept.size:
             _core._ufunc_at("add", counts, kept, weights[inside], True)
     if density:
-        widths = subtract(edges[1:], edges[:-1])
+        widths = subtract(edges[1:], edges[:-1]).astype("float64")  # NumPy's float widths
         return counts / widths / counts.sum(), edges
     return counts, edges
 

@@ -31,7 +31,8 @@ def inner(a, b):
         raise ValueError(f"[inner] shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} "
                          f"(dim {a.ndim - 1}) != {b.shape[-1]} (dim {b.ndim - 1})")
     left = a.reshape(a.shape[:-1] + (1,) * (b.ndim - 1) + (a.shape[-1],))
-    return multiply(left, b).sum(axis=-1)
+    # Summed in the operands' common dtype (bool: any of the ands), as NumPy's dot does.
+    return multiply(left, b).sum(axis=-1, dtype=np.result_type(a.dtype, b.dtype))
 
 
 def kron(a, b):
@@ -56,10 +57,10 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("[cross] incompatible dimensions for cross product\n(dimension must "
                          "be 2 or 3)")
-    if a.shape[-1] == 2 and b.shape[-1] == 2:
-        raise ValueError("[cross] Incompatible dimensions for cross product: both vectors are "
-                         "2-dimensional (NumPy 2 no longer supports them)")
     a0, a1 = a[..., 0], a[..., 1]
+    if a.shape[-1] == 2 and b.shape[-1] == 2:
+        # Both 2-vectors: the z component alone (NumPy 2 deprecates, but still returns it).
+        return a0 * b[..., 1] - a1 * b[..., 0]
     b0, b1 = b[..., 0], b[..., 1]
     a2 = a[..., 2] if a.shape[-1] == 3 else None
     b2 = b[..., 2] if b.shape[-1] == 3 else None
@@ -102,7 +103,7 @@ def correlate(a, v, mode="valid"):
                           zeros(right, dtype=dtype, device=a.device)])
     windows = _sliding(padded, padded.size - m + 1, m)
     kernel = conjugate(v) if v.dtype.kind == "c" else v
-    result = multiply(windows, kernel.reshape(1, -1)).sum(axis=1)
+    result = multiply(windows, kernel.reshape(1, -1)).sum(axis=1, dtype=dtype)
     if swapped:
         # correlate(v, a) is the reversed conjugate of correlate(a, v).
         result = result[::-1]
@@ -113,7 +114,8 @@ def correlate(a, v, mode="valid"):
 
 def convolve(a, v, mode="full"):
     """Discrete linear convolution of two 1-d sequences."""
-    a, v = _asarray(a), _asarray(v)
+    a, v = _asarray(a).reshape(-1) if np.ndim(a) == 0 else _asarray(a), \
+        _asarray(v).reshape(-1) if np.ndim(v) == 0 else _asarray(v)
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("[convolve] object too deep for desired array")
     if v.size == 0:
@@ -130,33 +132,36 @@ def convolve(a, v, mode="full"):
 
 def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=None, *,
         dtype=None):
-    """Covariance matrix of the variables (rows, or columns when rowvar is false)."""
+    """Covariance matrix of the variables (rows, or columns when rowvar is false), by
+    NumPy's formula; one variable gives a 0-d result (NumPy squeezes)."""
     if ddof is not None and ddof != int(ddof):
         raise ValueError("[cov] ddof must be integer")
     m = _asarray(m)
     if m.ndim > 2:
         raise ValueError("[cov] m has more than 2 dimensions")
-    if dtype is None:
-        dtype = np.result_type(m.dtype, np.float64) if y is None else \
-            np.result_type(m.dtype, _asarray(y).dtype, np.float64)
-    X = m.reshape(1, -1) if m.ndim < 2 else m
-    if not rowvar and X.shape[0] != 1:
-        X = X.T
-    X = X.astype(dtype)
     if y is not None:
         y = _asarray(y)
         if y.ndim > 2:
             raise ValueError("[cov] y has more than 2 dimensions")
-        Y = y.reshape(1, -1) if y.ndim < 2 else y
+    if dtype is None:
+        dtype = np.result_type(m.dtype, np.float64) if y is None else \
+            np.result_type(m.dtype, y.dtype, np.float64)
+    X = (m.reshape(1, -1) if m.ndim < 2 else m).astype(dtype)
+    if not rowvar and m.ndim != 1:
+        X = X.T
+    if X.shape[0] == 0:
+        return zeros((0, 0), dtype=dtype, device=m.device)
+    if y is not None:
+        Y = (y.reshape(1, -1) if y.ndim < 2 else y).astype(dtype)
         if not rowvar and Y.shape[0] != 1:
             Y = Y.T
-        X = concatenate((X, Y.astype(dtype)), axis=0)
+        X = concatenate((X, Y), axis=0)
     if ddof is None:
         ddof = 0 if bias else 1
     w = None
     if fweights is not None:
-        fw = _asarray(fweights)
-        if fw.dtype.kind not in "iu":
+        fw = _asarray(fweights).astype("float64")
+        if builtins.bool((fw != fw.round()).any()):
             raise TypeError("[cov] fweights must be integer")
         if fw.ndim > 1:
             raise RuntimeError("[cov] cannot handle multidimensional fweights")
@@ -164,19 +169,18 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             raise RuntimeError("[cov] incompatible numbers of samples and fweights")
         if builtins.bool((fw < 0).any()):
             raise ValueError("[cov] fweights cannot be negative")
-        w = fw.astype(dtype)
+        w = fw
     if aweights is not None:
-        aw = _asarray(aweights)
+        aw = _asarray(aweights).astype("float64")
         if aw.ndim > 1:
             raise RuntimeError("[cov] cannot handle multidimensional aweights")
         if aw.shape[0] != X.shape[1]:
             raise RuntimeError("[cov] incompatible numbers of samples and aweights")
         if builtins.bool((aw < 0).any()):
             raise ValueError("[cov] aweights cannot be negative")
-        w = aw.astype(dtype) if w is None else w * aw
+        w = aw if w is None else w * aw
     if w is None:
         avg = X.mean(axis=1)
-        w_sum = X.shape[1]
         fact = X.shape[1] - ddof
     else:
         w_sum = float(w.sum())
@@ -186,23 +190,23 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         elif aweights is None:
             fact = w_sum - ddof
         else:
-            fact = w_sum - ddof * float((w * _asarray(aweights)).sum()) / w_sum
+            fact = w_sum - ddof * float((w * aw).sum()) / w_sum
     fact = builtins.max(fact, 0.0)
     centered = X - avg.reshape(-1, 1)
     weighted = centered if w is None else centered * w
-    # c[i, j] = sum_k weighted[i, k] * conj(centered[j, k]): a fused product and sum.
-    other = conjugate(centered) if centered.dtype.kind == "c" else centered
-    c = multiply(weighted.reshape(weighted.shape[0], 1, -1),
+    # c[i, j] = sum_k centered[i, k] * conj(weighted[j, k]): a fused product and sum.
+    other = conjugate(weighted) if weighted.dtype.kind == "c" else weighted
+    c = multiply(centered.reshape(centered.shape[0], 1, -1),
                  other.reshape(1, other.shape[0], -1)).sum(axis=-1)
     c = divide(c, fact)
-    return c.reshape(()) if c.size == 1 and m.ndim < 2 and y is None else c
+    return c.reshape(()) if c.size == 1 else c
 
 
 def corrcoef(x, y=None, rowvar=True, *, dtype=None):
     """Pearson correlation coefficients: cov scaled by the standard deviations, clipped
     to [-1, 1] as NumPy does."""
     c = cov(x, y, rowvar, dtype=dtype)
-    if c.ndim == 0:
+    if c.ndim == 0:  # one variable: 1, or NaN where its variance is not a number or zero
         return c / c
     d = c[_diagonal_index(c.shape[0])]
     stddev = d.real ** 0.5 if d.dtype.kind == "c" else d ** 0.5
@@ -223,6 +227,9 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     x = _asarray(x)
     xp = _asarray(xp)
     fp = _asarray(fp)
+    if x.dtype.kind == "c" or xp.dtype.kind == "c":
+        raise TypeError("[interp] Cannot cast array data from dtype('complex128') to "
+                        "dtype('float64') according to the rule 'safe'")
     if xp.ndim != 1 or fp.ndim != 1:
         raise ValueError("[interp] object too deep for desired array")
     if xp.shape[0] != fp.shape[0]:
@@ -262,6 +269,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
     value = where(nan_value, again, value)
     nan_again = isnan(value.real) if complex_fp else isnan(value)
     value = where(nan_again & equal(y0, y1), y0, value)
+    value = where(equal(x, x0), y0, value)  # on a sample point: its value, exactly
     value = where(equal(x, xp[-1]), fp[-1], value)
     value = where(x < xp[0], left_value, value)
     value = where(x > xp[-1], right_value, value)
@@ -273,6 +281,9 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     y = _asarray(y)
     axis = operator.index(axis)
     nd = y.ndim
+    if nd == 0:
+        raise IndexError("[trapezoid] too many indices for array: array is 0-dimensional, "
+                         "but 1 were indexed")
     head = (slice(None),) * (axis % nd)
     upper = y[head + (slice(1, None),)]
     lower = y[head + (slice(None, -1),)]
@@ -294,9 +305,20 @@ def gradient(f, *varargs, axis=None, edge_order=1):
     """Second-order central differences inside, first- or second-order one-sided ones at
     the ends, for uniform or coordinate spacings (NumPy's formulas)."""
     f = _asarray(f)
+    if f.dtype == bool:
+        raise TypeError("[gradient] numpy boolean subtract, the `-` operator, is not "
+                        "supported, use the bitwise_xor, the `^` operator, or the "
+                        "logical_xor function instead.")
     nd = f.ndim
     axes = tuple(range(nd)) if axis is None else \
-        tuple(operator.index(a) % nd for a in ((axis,) if np.ndim(axis) == 0 else axis))
+        tuple(operator.index(a) for a in ((axis,) if np.ndim(axis) == 0 else axis))
+    for a in axes:
+        if not -nd <= a < nd:
+            raise np.exceptions.AxisError(f"[gradient] axis {a} is out of bounds for array "
+                                          f"of dimension {nd}")
+    axes = tuple(a % nd for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError("[gradient] duplicate value in 'axis'")
     n = len(axes)
     if len(varargs) == 0:
         spacing = [1.0] * n

@@ -9,9 +9,11 @@ import numpy as np
 
 from . import _core, _reduction
 from ._creation import asarray
-from ._elementwise import (_asarray, add, ceil, clip, equal, floor, greater_equal, isnan,
-                           less, logical_and, logical_not, multiply, remainder, rint,
-                           subtract, where)
+from ._creation import full
+from ._elementwise import (_asarray, add, ceil, clip, equal, floor, floor_divide,
+                           greater_equal, isnan, less, logical_and, logical_not, multiply,
+                           remainder, rint, subtract, where)
+from ._joining import concatenate
 from ._indexing import take_along_axis
 from ._manipulation import moveaxis
 
@@ -34,7 +36,8 @@ def _merged(a, axis, api):
     moved = a.transpose(kept + list(axes))
     kept_shape = tuple(a.shape[d] for d in kept)
     keep = tuple(1 if d in axes else a.shape[d] for d in range(a.ndim))
-    return moved.reshape(kept_shape + (-1,)), kept_shape, keep
+    length = int(np.prod([a.shape[d] for d in axes], dtype=np.int64))
+    return moved.reshape(kept_shape + (length,)), kept_shape, keep
 
 
 def _reduction_axis(api, axis, ndim):
@@ -45,22 +48,23 @@ def _reduction_axis(api, axis, ndim):
 
 
 def _virtual_index(n, q, method):
-    """NumPy's virtual index of quantile q among n sorted values (n: int or array)."""
+    """NumPy's virtual index of quantile q among n sorted values (n: a Python int, or an
+    array of q's dtype), computed in q's dtype as NumPy's is."""
     def alpha_beta(alpha, beta):
-        return add(multiply(n, q), alpha + q * (1 - alpha - beta)) - 1
+        return n * q + (alpha + q * (1 - alpha - beta)) - 1
     if method == "linear":
-        return multiply(subtract(n, 1), q)
+        return (n - 1) * q
     if method == "lower":
-        return floor(multiply(subtract(n, 1), q))
+        return floor((n - 1) * q)
     if method == "higher":
-        return ceil(multiply(subtract(n, 1), q))
+        return ceil((n - 1) * q)
     if method == "nearest":
-        return rint(multiply(subtract(n, 1), q))
+        return rint((n - 1) * q)
     if method == "midpoint":
-        v = multiply(subtract(n, 1), q)
+        v = (n - 1) * q
         return 0.5 * (floor(v) + ceil(v))
     if method == "averaged_inverted_cdf":
-        return subtract(multiply(n, q), 1)
+        return n * q - 1
     if method == "interpolated_inverted_cdf":
         return alpha_beta(0, 1)
     if method == "hazen":
@@ -73,8 +77,7 @@ def _virtual_index(n, q, method):
         return alpha_beta(3 / 8.0, 3 / 8.0)
     # inverted_cdf and closest_observation: to the boundaries, as NumPy's
     # _discret_interpolation_to_boundaries.
-    index = subtract(multiply(n, q), 1) if method == "inverted_cdf" else \
-        subtract(multiply(n, q), 1.5)
+    index = n * q - 1 if method == "inverted_cdf" else n * q - 1 - 0.5
     previous = floor(index)
     gamma = subtract(index, previous)
     if method == "inverted_cdf":
@@ -115,7 +118,9 @@ def _quantile_sorted(s, count, q, method, discrete_dtype):
     `count` valid values (an int, or an int64 array of the kept shape)."""
     n = s.shape[-1]
     qv = asarray(q)
-    counts = count if np.ndim(count) == 0 else count.reshape(count.shape + (1,))
+    # Per-slice counts join the arithmetic in q's dtype, as NumPy's per-slice Python ints do.
+    counts = count if isinstance(count, int) else \
+        count.reshape(count.shape + (1,)).astype(qv.dtype)
     virtual = _virtual_index(counts, qv, method)
     last = subtract(counts, 1)
     if method in _DISCRETE:
@@ -152,6 +157,14 @@ def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan):
     if not np.all((q_host >= 0) & (q_host <= 1)):
         raise ValueError(f"[{api}] Quantiles must be in the range [0, 1]")
     merged, kept_shape, keep = _merged(a, axis, api)
+    out_shape = q_host.shape + (keep if keepdims else kept_shape)
+    if merged.shape[-1] == 0 and ignore_nan:
+        # No values at all: NumPy's nan forms give NaN (with a warning).
+        result = full(out_shape, np.nan, dtype=np.result_type(q_host.dtype, a.dtype, 1.0))
+        if out is not None:
+            out[...] = result
+            return out
+        return result
     s = _core._sort(merged, -1, False)
     inexact = a.dtype.kind == "f"
     if ignore_nan and inexact:
@@ -165,7 +178,7 @@ def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan):
         tail = s[..., -1:]
         result = where(isnan(tail), tail, result)
     # result: kept + (q.size,) -> q.shape + kept (+ keepdims ones).
-    result = moveaxis(result, -1, 0).reshape(q_host.shape + (keep if keepdims else kept_shape))
+    result = moveaxis(result, -1, 0).reshape(out_shape)
     if out is not None:
         out[...] = result
         return out
@@ -221,6 +234,17 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     a = _asarray(a)
     merged, kept_shape, keep = _merged(a, axis, "median")
     n = merged.shape[-1]
+    if 0 in kept_shape and isinstance(axis, tuple) and len(axis) > 1:
+        # NumPy's reshape of an empty array to (kept..., -1) fails, so median raises.
+        raise ValueError(f"[median] cannot reshape array of size 0 into shape "
+                         f"{kept_shape + (-1,)}")
+    if merged.size == 0:
+        dtype = _reduction.mean(merged[..., :0] if n else merged, -1).dtype
+        result = full(keep if keepdims else kept_shape, np.nan, dtype=dtype)
+        if out is not None:
+            out[...] = result
+            return out
+        return result
     s = _core._sort(merged, -1, False)
     middle = s[..., (n - 1) // 2: n // 2 + 1] if n else s
     result = _reduction.mean(middle, -1)
@@ -235,11 +259,30 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    """median ignoring NaN (NaN for an all-NaN slice)."""
+    """median ignoring NaN (NaN for an all-NaN slice): the mean of each slice's middle
+    non-NaN value(s), as NumPy's."""
     a = _asarray(a)
+    if a.size == 0:  # NumPy answers an empty input with nanmean's NaNs
+        from ._nanfunctions import nanmean
+        return nanmean(a, axis, out=out, keepdims=keepdims)
     if a.dtype.kind not in "fc":
         return median(a, axis, out, overwrite_input, keepdims)
-    result = _quantile("nanmedian", a, 0.5, axis, None, keepdims, "linear", True)
+    merged, kept_shape, keep = _merged(a, axis, "nanmedian")
+    shape = keep if keepdims else kept_shape
+    if merged.shape[-1] == 0:
+        result = full(shape, np.nan, dtype=_reduction.mean(a[..., :0]).dtype)
+    else:
+        s = _core._sort(merged, -1, False)
+        count = _reduction.sum(logical_not(isnan(s)), -1, "int64").reshape(kept_shape + (1,))
+        low = where(less(count, 1), 0, floor_divide(subtract(count, 1), 2))
+        high = where(less(count, 1), 0, floor_divide(count, 2))
+        middle = concatenate((take_along_axis(s, low, axis=-1),
+                              take_along_axis(s, high, axis=-1)), axis=-1)
+        result = _reduction.mean(middle, -1)
+        # An all-NaN slice: its first sorted value is NaN, and so is the result.
+        result = where(equal(count.reshape(kept_shape), 0), s[..., 0], result)
+        result = result.astype(_reduction.mean(middle[..., :0], -1).dtype, copy=False)
+        result = result.reshape(shape)
     if out is not None:
         out[...] = result
         return out

@@ -81,7 +81,7 @@ def _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan, sha
 def _unique_rows(ar, axis, return_index, return_inverse, return_counts):
     """unique along an axis: the slices along it, ordered lexicographically."""
     moved = moveaxis(ar, axis, 0)
-    rows = moved.reshape(moved.shape[0], -1)
+    rows = moved.reshape(moved.shape[0], int(np.prod(moved.shape[1:], dtype=np.int64)))
     n, width = rows.shape
     if width == 0:
         order = arange(n, device=ar.device)
@@ -96,7 +96,8 @@ def _unique_rows(ar, axis, return_index, return_inverse, return_counts):
         else:
             mask[1:] = False
     positions = _core._flatnonzero(mask)
-    values = moveaxis(sorted_rows[positions].reshape((-1,) + moved.shape[1:]), 0, axis)
+    values = moveaxis(sorted_rows[positions].reshape((positions.size,) + moved.shape[1:]), 0,
+                      axis)
     result = [values]
     if return_index:
         result.append(order[positions])

@@ -236,7 +236,18 @@ Array reduce(Ufunc op, const Array& a, const ReduceOptions& o, const char* api_n
   }
   const ReducedAxes axes = reduced_axes(a, o.axis, o.keepdims, api);
   const bool reorderable = identity(op) || idempotent(op);
-  const int loop = reduce_loop(op, a, o.dtype, reorderable, prefix);
+  int loop = reduce_loop(op, a, o.dtype, reorderable, prefix);
+  if (!o.dtype && o.out) {
+    // NumPy's loop reads the input and writes out=: it runs in the wider of the two.
+    const DType wider = promote_types(info.loops[loop].out[0], o.out->dtype());
+    if (wider != info.loops[loop].out[0]) {
+      try {
+        loop = reduce_loop(op, a, wider, reorderable, prefix);
+      } catch (const TypeError&) {
+        // No loop of that dtype (max of bools into ints, ...): keep the input's.
+      }
+    }
+  }
   if (!reorderable && axes.count > 1) {
     throw ValueError(prefix + "reduction operation '" + name +
                      "' is not reorderable, so at most one axis may be specified");
