@@ -32,8 +32,11 @@ Array accumulate(Ufunc op, const Array& a, int64_t axis = 0, std::optional<DType
 // NumPy's mean, var and std (ddof = delta degrees of freedom): float64 for integer
 // input, computed in float32 for float16 as NumPy does.
 Array mean(const Array& a, const ReduceOptions& options = {});
-Array var(const Array& a, const ReduceOptions& options = {}, double ddof = 0);
-Array std_dev(const Array& a, const ReduceOptions& options = {}, double ddof = 0);
+// `mean`, when given, is used as the mean (of the keepdims shape), as NumPy's mean=.
+Array var(const Array& a, const ReduceOptions& options = {}, double ddof = 0,
+          const std::optional<Array>& mean = std::nullopt);
+Array std_dev(const Array& a, const ReduceOptions& options = {}, double ddof = 0,
+              const std::optional<Array>& mean = std::nullopt);
 
 // Indices of the largest / smallest values along `axis` (none: of the flattened array);
 // the first occurrence wins and NaN counts as the extreme, as in NumPy.

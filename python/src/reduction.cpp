@@ -102,14 +102,18 @@ void bind_reductions(nb::module_& m) {
   }, nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(), nb::arg("out").none(),
      nb::arg("keepdims"), nb::arg("where").none());
   m.def("_var", [](nb::handle array, nb::handle axis, nb::handle dtype, nb::handle out,
-                   double ddof, bool keepdims, nb::handle where, bool root) {
+                   double ddof, bool keepdims, nb::handle where, bool root, nb::handle mean) {
     const std::string api = root ? "std" : "var";
     const Array& a = unwrap(array).array;
     ReduceOptions o = to_options(a, axis, dtype, out, keepdims, nb::handle(), where, api);
-    Array r = without_gil([&] { return root ? std_dev(a, o, ddof) : var(a, o, ddof); });
+    std::optional<Array> given;
+    if (!mean.is_none()) given = unwrap(mean).array;
+    Array r = without_gil(
+        [&] { return root ? std_dev(a, o, ddof, given) : var(a, o, ddof, given); });
     return result(std::move(r), o, out);
   }, nb::arg("a"), nb::arg("axis").none(), nb::arg("dtype").none(), nb::arg("out").none(),
-     nb::arg("ddof"), nb::arg("keepdims"), nb::arg("where").none(), nb::arg("root"));
+     nb::arg("ddof"), nb::arg("keepdims"), nb::arg("where").none(), nb::arg("root"),
+     nb::arg("mean").none());
   m.def("_argextreme", [](nb::handle array, nb::handle axis, nb::handle out, bool keepdims,
                           bool max) {
     const std::string api = max ? "argmax" : "argmin";

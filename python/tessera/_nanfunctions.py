@@ -116,14 +116,17 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=None, correction=None):
     """Variance of the non-NaN elements, by NumPy's nanvar formula."""
-    ddof = _reduction._ddof("nanvar", ddof, correction, mean)
+    ddof = _reduction._ddof("nanvar", ddof, correction)
     arr, mask = _replace_nan(a, 0)
     if mask is None:
-        return _reduction.var(arr, axis, dtype, out, ddof, keepdims, where=where)
+        return _reduction.var(arr, axis, dtype, out, ddof, keepdims, where=where, mean=mean)
     _check_inexact("nanvar", dtype, out)
     count = _reduction.sum(logical_not(mask), axis, "int64", None, True, where=where)
-    average = _reduction.sum(arr, axis, dtype, None, True, where=where)
-    average = _divide_in_place(average, count, None)
+    if mean is not None:
+        average = _asarray(mean)
+    else:
+        average = _reduction.sum(arr, axis, dtype, None, True, where=where)
+        average = _divide_in_place(average, count, None)
     deviation = subtract(arr, average).astype(arr.dtype, copy=False)
     deviation = _select(mask, 0, deviation)
     if arr.dtype.kind == "c":

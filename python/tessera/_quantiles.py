@@ -5,6 +5,8 @@ neighbouring order statistics and interpolating: NumPy's definitions, element fo
 element. NaN-ignoring forms count the non-NaN values of each slice, so every slice has its
 own virtual index."""
 
+import builtins
+
 import numpy as np
 
 from . import _core, _reduction
@@ -15,7 +17,7 @@ from ._elementwise import (_asarray, add, ceil, clip, equal, floor, floor_divide
                            remainder, rint, subtract, where)
 from ._joining import concatenate
 from ._indexing import take_along_axis
-from ._manipulation import moveaxis
+from ._manipulation import broadcast_to, moveaxis
 
 _METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation",
             "interpolated_inverted_cdf", "hazen", "weibull", "linear", "median_unbiased",
@@ -143,12 +145,67 @@ def _quantile_sorted(s, count, q, method, discrete_dtype):
     return _lerp(_at(s, previous), _at(s, following), gamma)
 
 
-def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan):
+def _valid_weights(api, weights, a, axis):
+    """weights broadcast to a's shape, checked as NumPy's _weights_are_valid."""
+    w = _asarray(weights)
+    if w.shape != a.shape:
+        if axis is None:
+            raise TypeError(f"[{api}] Axis must be specified when shapes of a and weights "
+                            "differ.")
+        if w.ndim != 1:
+            raise TypeError(f"[{api}] 1D weights expected when shapes of a and weights differ.")
+        axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
+        if len(axes) != 1:
+            raise ValueError(f"[{api}] Shape of weights must be consistent with shape of a "
+                             "along specified axis.")
+        ax = _reduction_axis(api, axes[0], a.ndim)
+        if w.shape[0] != a.shape[ax]:
+            raise ValueError(f"[{api}] Length of weights not compatible with specified axis.")
+        shape = [1] * a.ndim
+        shape[ax] = w.shape[0]
+        w = broadcast_to(w.reshape(tuple(shape)), a.shape)
+    if builtins.bool((w < 0).any()):
+        raise ValueError(f"[{api}] Weights must be non-negative.")
+    return w
+
+
+def _weighted_quantile(s_order, s, w_merged, q, ignore_nan):
+    """NumPy's weighted inverted_cdf: the first sorted value whose cumulative weight
+    reaches q of the slice's total (s sorted by s_order along the last axis)."""
+    w = take_along_axis(w_merged, s_order, axis=-1)
+    if ignore_nan:
+        w = where(isnan(s), 0, w)
+    cdf = _reduction.cumsum(w, -1, dtype="float64")
+    total = cdf[..., -1:]
+    cdf = cdf / total
+    bad = isnan(cdf[..., -1])
+    if not ignore_nan and builtins.bool(bad.any()):
+        raise ValueError("[quantile] Weights included NaN, inf or were all zero.")
+    qv = asarray(q)
+    if qv.dtype.kind == "f":
+        cdf = cdf.astype(qv.dtype)
+    if builtins.bool(equal(cdf[..., 0], 0).any()):
+        cdf = where(equal(cdf, 0), -1, cdf)  # skip leading zero weights, as NumPy does
+    below = less(cdf.reshape(cdf.shape[:-1] + (1, cdf.shape[-1])), qv.reshape(-1, 1))
+    index = _reduction.sum(below, -1)
+    index = where(greater_equal(index, s.shape[-1]), s.shape[-1] - 1, index)
+    result = take_along_axis(s, index, axis=-1)
+    if ignore_nan:
+        result = where(bad.reshape(bad.shape + (1,)), np.nan, result)
+    return result
+
+
+def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan, weights=None):
     a = _asarray(a)
     if a.dtype.kind == "c":
         raise TypeError(f"[{api}] a must be an array of real numbers")
     if method not in _METHODS:
         raise ValueError(f"[{api}] {method!r} is not a valid method. Use one of: {_METHODS}")
+    if weights is not None:
+        if method != "inverted_cdf":
+            raise ValueError(f"[{api}] Only method 'inverted_cdf' supports weights. Got: "
+                             f"{method}.")
+        weights = _valid_weights(api, weights, a, axis)
     q_host = np.asarray(q.get() if hasattr(q, "get") else q)
     if isinstance(q, (int, float)) and a.dtype.kind == "f":
         q_host = q_host.astype(a.dtype)
@@ -161,6 +218,19 @@ def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan):
     if merged.shape[-1] == 0 and ignore_nan:
         # No values at all: NumPy's nan forms give NaN (with a warning).
         result = full(out_shape, np.nan, dtype=np.result_type(q_host.dtype, a.dtype, 1.0))
+        if out is not None:
+            out[...] = result
+            return out
+        return result
+    if weights is not None:
+        order = _core._argsort(merged, -1)
+        s = take_along_axis(merged, order, axis=-1)
+        w_merged = _merged(weights, axis, api)[0]
+        result = _weighted_quantile(order, s, w_merged, q_host.reshape(-1), ignore_nan)
+        if a.dtype.kind == "f" and not ignore_nan and s.shape[-1]:
+            tail = s[..., -1:]
+            result = where(isnan(tail), tail, result)
+        result = moveaxis(result, -1, 0).reshape(out_shape)
         if out is not None:
             out[...] = result
             return out
@@ -188,19 +258,16 @@ def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan):
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
              keepdims=False, *, weights=None, interpolation=None):
     """The q-th quantiles (q in [0, 1]) along the axes, by any of NumPy's methods."""
-    if weights is not None:
-        raise NotImplementedError("[quantile] weights= is not supported yet")
     method = interpolation or method
-    return _quantile("quantile", a, q, axis, out, keepdims, method, False)
+    return _quantile("quantile", a, q, axis, out, keepdims, method, False, weights)
 
 
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None, interpolation=None):
     """The q-th percentiles (q in [0, 100])."""
-    if weights is not None:
-        raise NotImplementedError("[percentile] weights= is not supported yet")
     q = _percent(q, _asarray(a), "percentile")
-    return _quantile("percentile", a, q, axis, out, keepdims, interpolation or method, False)
+    return _quantile("percentile", a, q, axis, out, keepdims, interpolation or method, False,
+                     weights)
 
 
 def _percent(q, a, api):
@@ -215,18 +282,16 @@ def _percent(q, a, api):
 def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                 keepdims=False, *, weights=None, interpolation=None):
     """quantile ignoring NaN (NaN for an all-NaN slice)."""
-    if weights is not None:
-        raise NotImplementedError("[nanquantile] weights= is not supported yet")
-    return _quantile("nanquantile", a, q, axis, out, keepdims, interpolation or method, True)
+    return _quantile("nanquantile", a, q, axis, out, keepdims, interpolation or method, True,
+                     weights)
 
 
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False, *, weights=None, interpolation=None):
     """percentile ignoring NaN."""
-    if weights is not None:
-        raise NotImplementedError("[nanpercentile] weights= is not supported yet")
     q = _percent(q, _asarray(a), "nanpercentile")
-    return _quantile("nanpercentile", a, q, axis, out, keepdims, interpolation or method, True)
+    return _quantile("nanpercentile", a, q, axis, out, keepdims, interpolation or method, True,
+                     weights)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):

@@ -266,9 +266,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return _core._mean(_asarray(a), axis, dtype, out, builtins.bool(keepdims), where)
 
 
-def _ddof(api, ddof, correction, mean):
-    if mean is not None:
-        raise NotImplementedError(f"[{api}] the mean= argument is not supported yet")
+def _ddof(api, ddof, correction):
     if correction is not None:
         if ddof != 0:
             raise ValueError(f"[{api}] ddof and correction can't be provided simultaneously.")
@@ -278,16 +276,19 @@ def _ddof(api, ddof, correction, mean):
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
-    """Variance, mean(|x - x.mean()|**2) * n / (n - ddof), in two passes over x."""
-    ddof = _ddof("var", ddof, correction, mean)
-    return _core._var(_asarray(a), axis, dtype, out, ddof, builtins.bool(keepdims), where, False)
+    """Variance, mean(|x - x.mean()|**2) * n / (n - ddof), in two passes over x (one when
+    mean= gives the mean, of the keepdims shape)."""
+    ddof = _ddof("var", ddof, correction)
+    return _core._var(_asarray(a), axis, dtype, out, ddof, builtins.bool(keepdims), where, False,
+                      None if mean is None else _asarray(mean))
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
     """Standard deviation: the square root of var."""
-    ddof = _ddof("std", ddof, correction, mean)
-    return _core._var(_asarray(a), axis, dtype, out, ddof, builtins.bool(keepdims), where, True)
+    ddof = _ddof("std", ddof, correction)
+    return _core._var(_asarray(a), axis, dtype, out, ddof, builtins.bool(keepdims), where, True,
+                      None if mean is None else _asarray(mean))
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):

@@ -408,7 +408,7 @@ Array mean(const Array& a, const ReduceOptions& o) {
   return ret;
 }
 
-Array var(const Array& a, const ReduceOptions& o, double ddof) {
+Array var(const Array& a, const ReduceOptions& o, double ddof, const std::optional<Array>& mean) {
   const std::optional<DType> dtype = float_for_integers(a, o.dtype);
   ReduceOptions mean_options;
   mean_options.axis = o.axis;
@@ -416,8 +416,13 @@ Array var(const Array& a, const ReduceOptions& o, double ddof) {
   mean_options.keepdims = true;
   mean_options.where = o.where;
   const Operand count = count_items(a, o, "var");
-  Array arrmean = reduce(Ufunc::Add, a, mean_options, "var");
-  divide_in_place(arrmean, count);
+  Array arrmean;
+  if (mean) {
+    arrmean = *mean;
+  } else {
+    arrmean = reduce(Ufunc::Add, a, mean_options, "var");
+    divide_in_place(arrmean, count);
+  }
   // The squared deviations stay pending, so the second sum reads `a` once more and nothing
   // else: two passes over memory in all.
   Array deviation = subtract(a, arrmean);
@@ -439,8 +444,9 @@ Array var(const Array& a, const ReduceOptions& o, double ddof) {
   return ret;
 }
 
-Array std_dev(const Array& a, const ReduceOptions& o, double ddof) {
-  Array ret = var(a, o, ddof);
+Array std_dev(const Array& a, const ReduceOptions& o, double ddof,
+              const std::optional<Array>& mean) {
+  Array ret = var(a, o, ddof, mean);
   UfuncOptions in_place;
   in_place.out = {ret};
   in_place.casting = Casting::Unsafe;
