@@ -1463,3 +1463,66 @@ def test_trapezoid_axis_out_of_range(device):
         with pytest.raises(IndexError) as got:
             tp.trapezoid(tp.array(X34), axis=axis)
         assert message_of(got.value).startswith("["), message_of(got.value)
+
+
+# --------------------------------------------------------------------------------------------
+# var/std mean=, weighted quantiles, Stone's bin rule
+
+
+@pytest.mark.parametrize("name", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("axis", [None, 0, 1], ids=compact_id)
+def test_given_mean(device, name, axis):
+    """mean= replaces the mean var/std would compute (of the keepdims shape)."""
+    n = data((4, 9), np.float64, 7)
+    mean = n.mean(axis=axis, keepdims=True) + 0.25
+    t = tp.array(n)
+    for ddof in (0, 1):
+        same_outcome(lambda: getattr(np, name)(n, axis=axis, ddof=ddof, mean=mean),
+                     lambda: getattr(tp, name)(t, axis=axis, ddof=ddof, mean=tp.array(mean)),
+                     scale=1.0)
+
+
+@pytest.mark.parametrize("name", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+@pytest.mark.parametrize("axis", [None, 0, 1], ids=compact_id)
+def test_weighted_quantiles(device, name, axis):
+    """weights= (method inverted_cdf only): the first sorted value whose cumulative weight
+    reaches q of its slice's total; zero weights are skipped; NaN as without weights."""
+    n = data((5, 8), np.float64, 8)
+    if name.startswith("nan"):
+        n[1, 3] = np.nan
+    w = np.abs(data((5, 8), np.float64, 9))
+    w[0, :2] = 0
+    q = [0.0, 0.25, 0.5, 1.0] if "quantile" in name else [0, 25, 50, 100]
+    t, tw = tp.array(n), tp.array(w)
+    cases = [(w, tw)]
+    if axis == 1 and not name.startswith("nan"):
+        # 1-d weights along the axis; NumPy's nan forms crash on them (IndexError).
+        cases.append((w[0], tw[0]))
+    for weights, tweights in cases:
+        same_outcome(
+            lambda: getattr(np, name)(n, q, axis=axis, method="inverted_cdf", weights=weights),
+            lambda: getattr(tp, name)(t, q, axis=axis, method="inverted_cdf",
+                                      weights=tweights), exact=True)
+
+
+def test_weighted_quantile_errors(device):
+    """Only inverted_cdf takes weights; they must be non-negative and fit the data."""
+    n = data((3, 4), np.float64, 1)
+    t = tp.array(n)
+    w = np.ones((3, 4))
+    for kwargs in ({"weights": w, "method": "linear"},
+                   {"weights": -w, "method": "inverted_cdf"},
+                   {"weights": np.ones(4), "method": "inverted_cdf"},
+                   {"weights": np.ones(5), "method": "inverted_cdf", "axis": 1}):
+        tkwargs = {k: tp.array(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+        same_outcome(lambda: np.quantile(n, 0.5, **kwargs),
+                     lambda: tp.quantile(t, 0.5, **tkwargs))
+
+
+@pytest.mark.parametrize("name", ["normal", "ints", "constant"])
+def test_stone_bins(device, name):
+    """bins='stone': the count minimizing Stone's estimated risk over candidate histograms."""
+    n = {"normal": data((400,), np.float64, 3), "ints": np.abs(data((300,), np.int16, 4)) % 9,
+         "constant": np.full(10, 2.5)}[name]
+    check("histogram_bin_edges", n, "stone")
+    check("histogram", n, "stone")
