@@ -100,6 +100,8 @@ class Backend {
   // invalid); strictly in order, so repeated offsets apply again and again.
   virtual void scatter_apply(const Array& dst, int npre, const Array& offsets,
                              const Array& values, Ufunc op, int loop) = 0;
+  // The number of true elements of mask (bool, C-contiguous).
+  virtual int64_t count_true(const Array& mask) = 0;
   // out (int64, 1-d, the count of true elements) = the flat positions where mask
   // (bool, C-contiguous) is true.
   virtual void flat_nonzero(const Array& mask, const Array& out) = 0;

@@ -229,11 +229,8 @@ bool is_whole_mask(const Array& a, const std::vector<KeyItem>& key) {
          key[0].array->ndim() > 0 && key[0].array->shape() == a.shape();
 }
 
-int64_t count_true(const Array& mask) {
-  ReduceOptions o;
-  o.dtype = DType::Int64;
-  return host_int(reduce(Ufunc::Add, mask, o, "count_nonzero"));
-}
+// The number of true elements of a C-contiguous bool mask.
+int64_t count_true(const Array& mask) { return backend_for(mask.device()).count_true(mask); }
 
 std::vector<IndexItem> basic_items(const std::vector<KeyItem>& key) {
   std::vector<IndexItem> items;

@@ -77,6 +77,7 @@ class CpuBackend final : public Backend {
   void compress(const Array& src, const Array& mask, const Array& out) override {
     cpu::compress(src, mask, out);
   }
+  int64_t count_true(const Array& mask) override { return cpu::count_true(mask); }
   void flat_nonzero(const Array& mask, const Array& out) override {
     cpu::flat_nonzero(mask, out);
   }

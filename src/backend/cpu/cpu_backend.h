@@ -23,6 +23,7 @@ void compress(const Array& src, const Array& mask, const Array& out);
 void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,
                    Ufunc op, int loop);
 void flat_nonzero(const Array& mask, const Array& out);
+int64_t count_true(const Array& mask);
 void run_loop(Ufunc op, int loop, std::span<const void* const> in,
               std::span<const bool> broadcast, void* out, int64_t n);
 

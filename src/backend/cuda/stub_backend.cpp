@@ -59,6 +59,7 @@ class CudaBackendStub final : public Backend {
     unsupported("ufunc.at");
   }
   void flat_nonzero(const Array&, const Array&) override { unsupported("nonzero"); }
+  int64_t count_true(const Array&) override { unsupported("count_nonzero"); }
 
  private:
   CudaAllocatorStub allocator_;
