@@ -36,6 +36,8 @@ struct Plan {
   // sum((x - center)^2) with x contiguous operand 1: folded straight from memory.
   SquaresFold squares = nullptr;
   alignas(16) std::byte center[16] = {};
+  // The tree is a bare contiguous input of the accumulator dtype, folded by block_fold.
+  bool direct = false;
   int64_t isize = 0;  // accumulators
   int64_t vsize = 0;  // values: the same but for ordered folds such as ldexp(acc, int)
   bool ordered = false;
@@ -172,14 +174,22 @@ void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int6
     std::byte* ptrs[StridedLayout::kMaxOperands];
     std::copy(out_ptrs, out_ptrs + nops, ptrs);
     add_offsets(plan, plan.reduced, row, ptrs);
+    if (plan.squares || plan.direct) {
+      // The values are the input itself (or its squared deviations): one SIMD call folds
+      // the whole span, with no per-block program steps or cascade calls.
+      alignas(16) std::byte value[kMaxItem];
+      const std::byte* from = ptrs[1] + col * plan.inner_strides[1];
+      if (plan.squares) {
+        plan.squares(from, len, plan.center, value);
+      } else {
+        plan.block_fold(from, len, value);
+      }
+      fold.add_value(value);
+      pos += len;
+      continue;
+    }
     for (int64_t off = col; off < col + len; off += kBlock) {
       const int64_t m = std::min(kBlock, col + len - off);
-      if (plan.squares) {
-        alignas(16) std::byte value[kMaxItem];
-        plan.squares(ptrs[1] + off * plan.inner_strides[1], m, plan.center, value);
-        fold.add_value(value);
-        continue;
-      }
       run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
       fold.add_block(slot_ptr[p.roots[0]], m);
     }
@@ -439,6 +449,11 @@ void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Arra
         plan.inner_strides[1] == plan.isize) {
       plan.squares = fold;
     }
+  }
+  if (plan.inner_reduced && plan.block_fold && !plan.squares && nops == 2 &&
+      root.kind == expr::Node::Kind::Input && root.input.dtype() == acc.dtype() &&
+      plan.inner_strides[1] == plan.isize) {
+    plan.direct = true;
   }
   if (plan.inner_reduced) {
     reduce_inner(plan);

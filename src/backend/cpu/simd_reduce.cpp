@@ -21,6 +21,34 @@ HWY_BEFORE_NAMESPACE();
 namespace tessera::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Blocks of this many values fold to one; the block values combine by a binary-counter
+// cascade, so a long run is summed pairwise (error O(log n)) within a single call.
+constexpr int64_t kSpanBlock = 512;
+
+template <class T, class BlockFn>
+T cascade_blocks(int64_t n, BlockFn block) {
+  T level[64];
+  bool used[64] = {};
+  for (int64_t off = 0; off < n; off += kSpanBlock) {
+    T carry = block(off, std::min(kSpanBlock, n - off));
+    int l = 0;
+    for (; used[l]; ++l) {
+      carry = level[l] + carry;
+      used[l] = false;
+    }
+    level[l] = carry;
+    used[l] = true;
+  }
+  T total = T(-0.0);
+  bool any = false;
+  for (int l = 0; l < 64; ++l) {
+    if (!used[l]) continue;
+    total = any ? level[l] + total : level[l];
+    any = true;
+  }
+  return total;
+}
+
 template <class T>
 T SumBlock(const T* HWY_RESTRICT p, int64_t n) {
   const hn::ScalableTag<T> d;
@@ -79,7 +107,9 @@ T SquaresBlock(const T* HWY_RESTRICT p, int64_t n, T center) {
                    std::byte* out) {                                                   \
     T c;                                                                               \
     std::memcpy(&c, center, sizeof(T));                                                \
-    const T r = SquaresBlock<T>(reinterpret_cast<const T*>(values), n, c);             \
+    const T* p = reinterpret_cast<const T*>(values);                                   \
+    const T r = cascade_blocks<T>(                                                     \
+        n, [&](int64_t off, int64_t m) { return SquaresBlock<T>(p + off, m, c); });  \
     std::memcpy(out, &r, sizeof(T));                                                   \
   }
 TS_SQUARES_FOLD(float)
@@ -129,8 +159,13 @@ T ExtremeBlock(const T* HWY_RESTRICT p, int64_t n) {
     const T r = expr(reinterpret_cast<const T*>(values), n);                        \
     std::memcpy(out, &r, sizeof(T));                                                \
   }
-TS_BLOCK_FOLD(Sum, float, SumBlock<float>)
-TS_BLOCK_FOLD(Sum, double, SumBlock<double>)
+template <class T>
+T SumSpan(const T* HWY_RESTRICT p, int64_t n) {
+  return cascade_blocks<T>(n, [&](int64_t off, int64_t m) { return SumBlock<T>(p + off, m); });
+}
+
+TS_BLOCK_FOLD(Sum, float, SumSpan<float>)
+TS_BLOCK_FOLD(Sum, double, SumSpan<double>)
 TS_BLOCK_FOLD(Max, float, (ExtremeBlock<float, true>))
 TS_BLOCK_FOLD(Max, double, (ExtremeBlock<double, true>))
 TS_BLOCK_FOLD(Min, float, (ExtremeBlock<float, false>))

@@ -12,13 +12,15 @@
 
 namespace tessera::cpu {
 
-// Folds n >= 1 values at `values` into *out (all of the dtype given at lookup).
+// Folds n >= 1 values at `values` into *out (all of the dtype given at lookup); sums run
+// pairwise over blocks of 512, so one call may take a whole row.
 using BlockFold = void (*)(const std::byte* values, int64_t n, std::byte* out);
 
 // The SIMD fold of `op` over `dtype`, or null when there is none.
 BlockFold simd_block_fold(Ufunc op, DType dtype);
 
-// Folds the sum of (v - center)^2 over n >= 1 contiguous values into *out: the second
+// Folds the sum of (v - center)^2 over n >= 1 contiguous values into *out (pairwise over
+// blocks, as the sums): the second
 // pass of var/std and sums of squares, read straight from memory. float32/float64 only.
 using SquaresFold = void (*)(const std::byte* values, int64_t n, const std::byte* center,
                              std::byte* out);
