@@ -1,5 +1,7 @@
 #include "backend/cpu/expr_program.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
@@ -85,6 +87,8 @@ class Compiler {
 }  // namespace
 
 void compile_program(Program& p, const expr::Node& root, bool both_outputs) {
+  static std::atomic<uint64_t> compilations{0};
+  p.id = ++compilations;
   Compiler compiler(p);
   if (both_outputs) {
     compiler.compile(root);
@@ -107,13 +111,41 @@ std::byte* program_scratch(const Program& p) {
   return memory.data() + ((64 - addr % 64) % 64);
 }
 
+namespace {
+
+template <typename E>
+void fill_slot(std::byte* slot, const void* value, int64_t m) {
+  E v;
+  std::memcpy(&v, value, sizeof(E));
+  std::fill(reinterpret_cast<E*>(slot), reinterpret_cast<E*>(slot) + m, v);
+}
+
+struct Element16 {
+  std::byte bytes[16];
+};
+
+}  // namespace
+
 void fill_constants(const Program& p, std::byte* memory, int64_t m) {
+  // The slots are per thread: this thread's last fill may already be this program's.
+  thread_local uint64_t filled_id = 0;
+  thread_local int64_t filled_count = 0;
+  thread_local const std::byte* filled_memory = nullptr;
+  if (filled_id == p.id && filled_memory == memory && filled_count >= m) return;
   for (const Step& s : p.steps) {
     if (s.kind != Step::Constant) continue;
     std::byte* slot = memory + s.results[0] * kSlotBytes;
-    const int64_t size = itemsize(s.value.dtype());
-    for (int64_t i = 0; i < m; ++i) std::memcpy(slot + i * size, s.value.data(), size);
+    switch (itemsize(s.value.dtype())) {
+      case 1: fill_slot<uint8_t>(slot, s.value.data(), m); break;
+      case 2: fill_slot<uint16_t>(slot, s.value.data(), m); break;
+      case 4: fill_slot<uint32_t>(slot, s.value.data(), m); break;
+      case 8: fill_slot<uint64_t>(slot, s.value.data(), m); break;
+      default: fill_slot<Element16>(slot, s.value.data(), m); break;
+    }
   }
+  filled_id = p.id;
+  filled_memory = memory;
+  filled_count = m;
 }
 
 void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides, int64_t off,

@@ -36,6 +36,7 @@ struct Program {
   // then one per Input node.
   std::vector<Array> operands;
   int roots[2] = {};  // the slots holding the tree's value(s)
+  uint64_t id = 0;    // unique per compilation: which program a thread's slots hold
 };
 
 // Whether every element of `a` is the same one (size 1, or broadcast from one element).
@@ -61,7 +62,8 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
                int64_t m, std::byte* memory, std::byte** slot_ptr,
                std::span<std::byte* const> direct = {});
 
-// Fills the constant slots of a program (once per row: they never change).
+// Fills the constant slots of a program for blocks of up to m elements. Call before each
+// row; it does the work once per program and thread, as constants never change.
 void fill_constants(const Program& p, std::byte* memory, int64_t m);
 
 }  // namespace tessera::cpu
