@@ -10,9 +10,9 @@ import operator
 import numpy as np
 
 from . import _core, _reduction
-from ._creation import asarray, linspace, zeros
+from ._creation import linspace, zeros
 from ._elementwise import (_asarray, add, equal, greater_equal, less, less_equal,
-                           logical_and, logical_not, result_type, subtract, where)
+                           logical_and, subtract, where)
 from ._quantiles import percentile
 
 

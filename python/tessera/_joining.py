@@ -12,9 +12,9 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from ._creation import arange, asarray, empty, zeros
-from ._elementwise import _asarray, can_cast, not_equal, result_type
+from ._elementwise import _asarray, can_cast, result_type
 from ._manipulation import (atleast_1d, atleast_2d, atleast_3d, broadcast_to, expand_dims,
-                            moveaxis as _core_moveaxis)
+                            moveaxis)
 
 
 def _axis(api, axis, ndim):
@@ -401,7 +401,7 @@ def insert(arr, obj, values, axis=None):
         values = values.reshape((1,) * (arr.ndim - values.ndim) + values.shape)
         if index.ndim == 0:
             # a[:, 0] = v broadcasts differently from a[:, 0:1] = v; NumPy inserts the latter.
-            values = _core_moveaxis(values, 0, axis)
+            values = moveaxis(values, 0, axis)
         count = values.shape[axis]
         shape[axis] += count
         new = empty(tuple(shape), dtype=arr.dtype, device=arr.device)

@@ -95,7 +95,7 @@ def correlate(a, v, mode="valid"):
     swapped = v.size > a.size
     if swapped:
         a, v = v, a
-    n, m = a.size, v.size
+    m = v.size
     pad = {"valid": 0, "same": m // 2, "full": m - 1}[mode]
     right = {"valid": 0, "same": m - 1 - m // 2, "full": m - 1}[mode]
     dtype = np.result_type(a.dtype, v.dtype)

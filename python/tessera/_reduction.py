@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray, ufunc
-from ._elementwise import _asarray, maximum, minimum, not_equal, subtract
+from ._elementwise import _asarray, not_equal, subtract
 
 
 # NumPy's "argument not given": initial=None means something else (start from the first
