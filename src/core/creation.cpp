@@ -1,9 +1,13 @@
 #include "tessera/creation.h"
 
+#include <unistd.h>
+
 #include <string>
 
 #include "backend/backend.h"
+#include "core/pending.h"
 #include "tessera/errors.h"
+#include "tessera/ufunc.h"
 
 namespace tessera {
 
@@ -17,6 +21,18 @@ Array ones(const Dims& shape, DType dtype, Device device, Order order) {
 
 Array full(const Dims& shape, const Scalar& value, DType dtype, Device device, Order order,
            const char* api) {
+  const int64_t isize = itemsize(dtype);
+  const int64_t size = checked_size(shape, isize, api);
+  // A large constant array is pending, as NumPy's zeros is calloc's untouched pages: its
+  // memory is filled when first read or written, and `full(...) + x` fuses the constant.
+  // A size no memory could hold is allocated now, so MemoryError comes from the call.
+  static const int64_t physical_bytes =
+      static_cast<int64_t>(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  if (size > 0 && size >= lazy_min_elements() && device.is_cpu() &&
+      size <= physical_bytes / isize) {
+    const Dims strides = contiguous_strides(shape, isize, order == Order::F ? Order::F : Order::C);
+    return make_pending(expr::constant(value.cast(dtype)), shape, strides, device);
+  }
   Array out = Array::empty(shape, dtype, device, order, api);
   out.fill(value);
   return out;
