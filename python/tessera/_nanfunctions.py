@@ -55,7 +55,10 @@ def _fold_ignoring_nan(op, plain, api, a, axis, out, keepdims, initial, where):
     if not _inexact(a):
         return plain(a, axis, out, keepdims, initial, where)
     # fmax/fmin skip NaN, and give NaN only where a slice is all NaN, as NumPy's nanmax.
-    return _reduction._folding(op, api, a, axis, None, out, keepdims, initial, where)
+    result = _reduction._folding(op, api, a, axis, None, out, keepdims, initial, where)
+    if result.size and builtins.bool(isnan(result).any()):
+        _reduction._warn("All-NaN slice encountered", depth=2)
+    return result
 
 
 def nanmax(a, axis=None, out=None, keepdims=False, initial=_reduction._NoValue, where=True):
@@ -110,6 +113,8 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     _check_inexact("nanmean", dtype, out)
     count = _reduction.sum(logical_not(mask), axis, "int64", None, keepdims, where=where)
     total = _reduction.sum(arr, axis, dtype, out, keepdims, where=where)
+    if count.size and builtins.bool((count == 0).any()):
+        _reduction._warn("Mean of empty slice")
     return _divide_in_place(total, count, out)
 
 
@@ -140,6 +145,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     result = _divide_in_place(result, dof, out)
     bad = dof <= 0
     if builtins.bool(bad.any()):
+        _reduction._warn("Degrees of freedom <= 0 for slice.")
         _core._ufuncs["_where"](bad, np.nan, result, out=result, casting="unsafe")
     return result
 

@@ -239,6 +239,8 @@ def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan, weights=None):
     inexact = a.dtype.kind == "f"
     if ignore_nan and inexact:
         count = _reduction.sum(logical_not(isnan(s)), -1, "int64")
+        if count.size and builtins.bool((count == 0).any()):
+            _reduction._warn("All-NaN slice encountered", depth=2)
     else:
         count = s.shape[-1]
     discrete_dtype = a.dtype
@@ -339,14 +341,17 @@ def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     else:
         s = _core._sort(merged, -1, False)
         count = _reduction.sum(logical_not(isnan(s)), -1, "int64").reshape(kept_shape + (1,))
+        if builtins.bool((count == 0).any()):
+            _reduction._warn("All-NaN slice encountered")
         low = where(less(count, 1), 0, floor_divide(subtract(count, 1), 2))
         high = where(less(count, 1), 0, floor_divide(count, 2))
         middle = concatenate((take_along_axis(s, low, axis=-1),
                               take_along_axis(s, high, axis=-1)), axis=-1)
         result = _reduction.mean(middle, -1)
+        dtype = result.dtype
         # An all-NaN slice: its first sorted value is NaN, and so is the result.
         result = where(equal(count.reshape(kept_shape), 0), s[..., 0], result)
-        result = result.astype(_reduction.mean(middle[..., :0], -1).dtype, copy=False)
+        result = result.astype(dtype, copy=False)
         result = result.reshape(shape)
     if out is not None:
         out[...] = result

@@ -5,6 +5,7 @@ computes it, so ``(x * x).sum()`` reads x once."""
 
 import builtins
 import operator
+import warnings
 
 import numpy as np
 
@@ -261,9 +262,30 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
     return _cumulative("multiply", "cumulative_prod", x, axis, dtype, include_initial)
 
 
+def _fewest(a, axis):
+    """The number of elements each slice of a reduction over `axis` holds (where= aside)."""
+    if axis is None:
+        return a.size
+    axes = (axis,) if not isinstance(axis, tuple) else axis
+    count = 1
+    for ax in axes:
+        count *= a.shape[operator.index(ax)] if a.ndim else 1
+    return count
+
+
+def _warn(message, depth=1):
+    """NumPy's RuntimeWarnings of its statistics functions, attributed to the user's line:
+    `depth` is how many tessera frames lie between the public function and this call."""
+    warnings.warn(message, RuntimeWarning, stacklevel=2 + depth)
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean: float64 for integer input; float16 is summed in float32."""
-    return _core._mean(_asarray(a), axis, dtype, out, builtins.bool(keepdims), where)
+    a = _asarray(a)
+    result = _core._mean(a, axis, dtype, out, builtins.bool(keepdims), where)
+    if where is True and _fewest(a, axis) == 0 and result.size:
+        _warn("Mean of empty slice")
+    return result
 
 
 def _ddof(api, ddof, correction):
@@ -279,16 +301,24 @@ def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=Tru
     """Variance, mean(|x - x.mean()|**2) * n / (n - ddof), in two passes over x (one when
     mean= gives the mean, of the keepdims shape)."""
     ddof = _ddof("var", ddof, correction)
-    return _core._var(_asarray(a), axis, dtype, out, ddof, builtins.bool(keepdims), where, False,
-                      None if mean is None else _asarray(mean))
+    a = _asarray(a)
+    result = _core._var(a, axis, dtype, out, ddof, builtins.bool(keepdims), where, False,
+                        None if mean is None else _asarray(mean))
+    if where is True and ddof >= _fewest(a, axis) and result.size:
+        _warn("Degrees of freedom <= 0 for slice")
+    return result
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
     """Standard deviation: the square root of var."""
     ddof = _ddof("std", ddof, correction)
-    return _core._var(_asarray(a), axis, dtype, out, ddof, builtins.bool(keepdims), where, True,
-                      None if mean is None else _asarray(mean))
+    a = _asarray(a)
+    result = _core._var(a, axis, dtype, out, ddof, builtins.bool(keepdims), where, True,
+                        None if mean is None else _asarray(mean))
+    if where is True and ddof >= _fewest(a, axis) and result.size:
+        _warn("Degrees of freedom <= 0 for slice")
+    return result
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):

@@ -1526,3 +1526,43 @@ def test_stone_bins(device, name):
          "constant": np.full(10, 2.5)}[name]
     check("histogram_bin_edges", n, "stone")
     check("histogram", n, "stone")
+
+
+# --------------------------------------------------------------------------------------------
+# NumPy's RuntimeWarnings of the statistics functions
+
+
+def statistics_warnings(call):
+    """The RuntimeWarning messages a call emits, without the floating-point ones ("invalid
+    value encountered in divide"), which tessera does not report yet."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message) for w in caught if issubclass(w.category, RuntimeWarning)
+            and not str(w.message).startswith(("invalid value", "divide by zero"))]
+
+
+WARNING_CASES = {
+    "mean_empty": lambda m, n: m.mean(n[:0]),
+    "mean_empty_axis": lambda m, n: m.mean(m.ones((0, 3)), axis=0),
+    "var_ddof": lambda m, n: m.var(n[:1], ddof=1),
+    "std_ddof": lambda m, n: m.std(n[:2], ddof=2),
+    "nanmean_all_nan": lambda m, n: m.nanmean(n[:3] * m.nan),
+    "nanvar_ddof": lambda m, n: m.nanvar(m.asarray([m.nan, 1.0]), ddof=1),
+    "nanmax_all_nan": lambda m, n: m.nanmax(n[:3] * m.nan),
+    "nanmin_one_slice": lambda m, n: m.nanmin(m.asarray([[m.nan, 1.0], [m.nan, m.nan]]), axis=1),
+    "nanmedian_all_nan": lambda m, n: m.nanmedian(n[:3] * m.nan),
+    "nanquantile_all_nan": lambda m, n: m.nanquantile(n[:3] * m.nan, 0.5),
+    "quiet_mean": lambda m, n: m.mean(n),
+    "quiet_nanmax": lambda m, n: m.nanmax(n),
+}
+
+
+@pytest.mark.parametrize("case", list(WARNING_CASES))
+def test_runtime_warnings(device, case):
+    """Empty slices, too few degrees of freedom and all-NaN slices warn as NumPy does,
+    with NumPy's messages, and nothing else does."""
+    call = WARNING_CASES[case]
+    n = data((6,), np.float64, 2)
+    t = tp.array(n)
+    assert statistics_warnings(lambda: call(tp, t)) == statistics_warnings(lambda: call(np, n))
