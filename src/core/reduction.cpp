@@ -480,7 +480,9 @@ Array arg_extreme(bool max, const Array& a, std::optional<int64_t> axis, bool ke
   kept_shape[ax] = 1;
   Dims out_shape;
   if (!axis) {
-    if (keepdims) out_shape = Dims(a.ndim(), 1);
+    if (keepdims) {
+      for (int i = 0; i < a.ndim(); ++i) out_shape.push_back(1);
+    }
   } else {
     for (int i = 0; i < a.ndim(); ++i) {
       if (i != ax) out_shape.push_back(a.shape()[i]);

@@ -33,23 +33,6 @@ struct Element16 {
   std::byte bytes[16];
 };
 
-template <int64_t Size>
-void copy_element(std::byte* dst, const std::byte* src) {
-  std::memcpy(dst, src, Size);
-}
-
-using ElementCopy = void (*)(std::byte*, const std::byte*);
-
-ElementCopy element_copy(int64_t size) {
-  switch (size) {
-    case 1: return &copy_element<1>;
-    case 2: return &copy_element<2>;
-    case 4: return &copy_element<4>;
-    case 8: return &copy_element<8>;
-    default: return &copy_element<16>;
-  }
-}
-
 // The post dims of `a` (from axis `first`) as one run: its length and stride when they
 // merge into one, else {count, 0} to say "walk them one by one".
 struct Run {
