@@ -321,6 +321,16 @@ def _dims(api, dims):
         raise TypeError(f"[{api}] {error}") from None
 
 
+def _element_steps(shape, order):
+    """How far apart in the flat index neighbours along each axis are (C or F order)."""
+    steps = []
+    step = 1
+    for n in (reversed(shape) if order == "C" else shape):
+        steps.append(step)
+        step *= n
+    return steps[::-1] if order == "C" else steps
+
+
 def unravel_index(indices, shape, order="C"):
     """Flat indices as a tuple of coordinate arrays for `shape`."""
     shape = _dims("unravel_index", shape)
@@ -328,19 +338,13 @@ def unravel_index(indices, shape, order="C"):
         raise ValueError("[unravel_index] only 'C' or 'F' order is permitted")
     idx = _index_array("unravel_index", indices, None)
     size = builtins.int(np.prod(shape, dtype=np.int64))
-    if idx.size and builtins.bool(logical_or(less(idx, 0), greater_equal(idx, size)).any()):
-        bad = idx.ravel()[logical_or(less(idx, 0), greater_equal(idx, size)).ravel()][0]
+    outside = logical_or(less(idx, 0), greater_equal(idx, size))
+    if idx.size and builtins.bool(outside.any()):
+        bad = idx.ravel()[outside.ravel()][0]
         raise ValueError(f"[unravel_index] index {builtins.int(bad)} is out of bounds for array "
                          f"with size {size}")
-    steps = []
-    step = 1
-    for n in (reversed(shape) if order == "C" else shape):
-        steps.append(step)
-        step *= n
-    if order == "C":
-        steps = steps[::-1]
     out = []
-    for n, s in zip(shape, steps):
+    for n, s in zip(shape, _element_steps(shape, order)):
         out.append(remainder(floor_divide(idx, s), n) if n else floor_divide(idx, 1))
     return tuple(o.astype("int64", copy=False) for o in out)
 
@@ -352,15 +356,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError(f"[ravel_multi_index] parameter multi_index must be a sequence of "
                          f"length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
-    steps = []
-    step = 1
-    for n in (reversed(dims) if order == "C" else dims):
-        steps.append(step)
-        step *= n
-    if order == "C":
-        steps = steps[::-1]
     total = None
-    for coord, n, s, m in zip(multi_index, dims, steps, modes):
+    for coord, n, s, m in zip(multi_index, dims, _element_steps(dims, order), modes):
         c = _index_array("ravel_multi_index", coord, None)
         if m == "raise" and c.size and builtins.bool(
                 logical_or(less(c, 0), greater_equal(c, n)).any()):

@@ -296,29 +296,27 @@ def _ddof(api, ddof, correction):
     return float(ddof)
 
 
+def _variance(api, a, axis, dtype, out, ddof, keepdims, where, mean, correction, root):
+    ddof = _ddof(api, ddof, correction)
+    a = _asarray(a)
+    result = _core._var(a, axis, dtype, out, ddof, builtins.bool(keepdims), where, root,
+                        None if mean is None else _asarray(mean))
+    if where is True and ddof >= _fewest(a, axis) and result.size:
+        _warn("Degrees of freedom <= 0 for slice", depth=2)
+    return result
+
+
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
     """Variance, mean(|x - x.mean()|**2) * n / (n - ddof), in two passes over x (one when
     mean= gives the mean, of the keepdims shape)."""
-    ddof = _ddof("var", ddof, correction)
-    a = _asarray(a)
-    result = _core._var(a, axis, dtype, out, ddof, builtins.bool(keepdims), where, False,
-                        None if mean is None else _asarray(mean))
-    if where is True and ddof >= _fewest(a, axis) and result.size:
-        _warn("Degrees of freedom <= 0 for slice")
-    return result
+    return _variance("var", a, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
 
 
 def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None,
         correction=None):
     """Standard deviation: the square root of var."""
-    ddof = _ddof("std", ddof, correction)
-    a = _asarray(a)
-    result = _core._var(a, axis, dtype, out, ddof, builtins.bool(keepdims), where, True,
-                        None if mean is None else _asarray(mean))
-    if where is True and ddof >= _fewest(a, axis) and result.size:
-        _warn("Degrees of freedom <= 0 for slice")
-    return result
+    return _variance("std", a, axis, dtype, out, ddof, keepdims, where, mean, correction, True)
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):

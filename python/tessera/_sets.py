@@ -53,6 +53,7 @@ def _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan, sha
         order = _core._argsort(ar, -1)
         aux = ar[order]
     else:
+        order = None
         aux = _core._sort(ar, -1, False)
     n = aux.shape[0]
     mask = empty((n,), dtype=bool, device=ar.device)
@@ -64,18 +65,27 @@ def _unique_flat(ar, return_index, return_inverse, return_counts, equal_nan, sha
             first_nan = int(_core._flatnonzero(isnan(aux))[0])
             mask[first_nan + 1:] = False
     positions = _core._flatnonzero(mask)
-    result = [aux[positions]]
+    return [aux[positions], *_unique_extras(mask, positions, order, shape, return_index,
+                                            return_inverse, return_counts)]
+
+
+def _unique_extras(mask, positions, order, shape, return_index, return_inverse,
+                   return_counts):
+    """unique's optional results from the sorted values' change mask: first occurrences,
+    the inverse (of `shape`) and the counts."""
+    n = mask.shape[0]
+    extras = []
     if return_index:
-        result.append(order[positions])
+        extras.append(order[positions])
     if return_inverse:
         rank = mask.astype("int64").cumsum() - 1
-        inverse = empty((n,), dtype="int64", device=ar.device)
+        inverse = empty((n,), dtype="int64", device=mask.device)
         inverse[order] = rank
-        result.append(inverse.reshape(shape))
+        extras.append(inverse.reshape(shape))
     if return_counts:
-        ends = concatenate((positions, asarray([n], dtype="int64", device=ar.device)))
-        result.append(ends[1:] - ends[:-1])
-    return result
+        ends = concatenate((positions, asarray([n], dtype="int64", device=mask.device)))
+        extras.append(ends[1:] - ends[:-1])
+    return extras
 
 
 def _unique_rows(ar, axis, return_index, return_inverse, return_counts):
@@ -98,18 +108,8 @@ def _unique_rows(ar, axis, return_index, return_inverse, return_counts):
     positions = _core._flatnonzero(mask)
     values = moveaxis(sorted_rows[positions].reshape((positions.size,) + moved.shape[1:]), 0,
                       axis)
-    result = [values]
-    if return_index:
-        result.append(order[positions])
-    if return_inverse:
-        rank = mask.astype("int64").cumsum() - 1
-        inverse = empty((n,), dtype="int64", device=ar.device)
-        inverse[order] = rank
-        result.append(inverse)
-    if return_counts:
-        ends = concatenate((positions, asarray([n], dtype="int64", device=ar.device)))
-        result.append(ends[1:] - ends[:-1])
-    return result
+    return [values, *_unique_extras(mask, positions, order, (n,), return_index,
+                                    return_inverse, return_counts)]
 
 
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,

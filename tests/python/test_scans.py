@@ -17,6 +17,7 @@ import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
 from oracle import assert_raises_type, compact_id, data, make, public_type
+from test_reductions import both, dtype_case_id, positive_nans
 from ufunc_oracle import dtype_id, outcome_like_numpy
 
 SHAPES = [(), (0,), (1,), (7,), (3, 4), (2, 3, 5), (4, 0, 3)]
@@ -32,20 +33,6 @@ NAN, INF = np.nan, np.inf
 
 # --------------------------------------------------------------------------------------------
 # helpers
-
-
-def both(x):
-    """(tessera, NumPy) versions of a NumPy array."""
-    return tp.array(x), x
-
-
-def positive_nans(a):
-    """A copy of NumPy array `a` with every NaN positive: the sign of a NaN is unspecified
-    (x86 makes inf * 0 a negative NaN, other ways of computing it a positive one)."""
-    a = np.array(a)
-    for part in (a.real, a.imag) if a.dtype.kind == "c" else (a,) if a.dtype.kind == "f" else ():
-        part[np.isnan(part)] = np.nan
-    return a
 
 
 def assert_exact(got, expected):
@@ -291,12 +278,6 @@ DTYPE_CASES = [
     ("logical_or", np.float64, None), ("divide", np.int32, None),
     ("divide", np.int32, np.float32),
 ]
-
-
-def dtype_case_id(case):
-    name, in_dtype, dtype = case
-    shown = dtype if dtype is None or isinstance(dtype, str) else dtype_id(dtype)
-    return f"{name}-{dtype_id(in_dtype)}-{shown}"
 
 
 @pytest.mark.parametrize("case", DTYPE_CASES, ids=dtype_case_id)

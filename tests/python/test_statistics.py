@@ -18,8 +18,9 @@ import pytest
 
 import tessera as tp
 
-from oracle import compact_id, data, make, message_of, public_type
-from ufunc_oracle import assert_close, dtype_id, outcome_like_numpy, raised_by, tolerance
+from oracle import compact_id, data, make, message_of
+from test_reductions import assert_raises_same as raises_same, both, positive_nans
+from ufunc_oracle import assert_close, dtype_id, outcome_like_numpy, tolerance
 
 NAN, INF = np.nan, np.inf
 # One dtype per kind and several sizes: the functions here dispatch on the kind.
@@ -34,11 +35,6 @@ LAYOUTS = ["fortran", "strided", "negative", "broadcast", "transposed_negative"]
 # helpers
 
 
-def both(x):
-    """(tessera, NumPy) versions of a NumPy array."""
-    return tp.array(x), x
-
-
 def to_tessera(value):
     """value with its NumPy arrays (also inside lists and tuples) as tessera arrays."""
     if isinstance(value, np.ndarray):
@@ -46,14 +42,6 @@ def to_tessera(value):
     if isinstance(value, (list, tuple)):
         return type(value)(to_tessera(v) for v in value)
     return value
-
-
-def positive_nans(a):
-    """A copy of NumPy array `a` with every NaN positive: the sign of a NaN is unspecified."""
-    a = np.array(a)
-    for part in (a.real, a.imag) if a.dtype.kind == "c" else (a,) if a.dtype.kind == "f" else ():
-        part[np.isnan(part)] = NAN
-    return a
 
 
 def assert_near(got, expected, exact=False, scale=0.0):
@@ -79,16 +67,6 @@ def assert_near(got, expected, exact=False, scale=0.0):
     tol = tolerance(n.dtype)
     with np.errstate(all="ignore"):
         np.testing.assert_allclose(tp.asnumpy(got), n, rtol=tol, atol=tol * scale, equal_nan=True)
-
-
-def raises_same(error, tp_call):
-    """tp_call raises the type of NumPy's `error`, with a message prefixed "[api]"."""
-    __tracebackhide__ = True
-    got = raised_by(tp_call, error)
-    assert type(got) is public_type(error), (
-        f"NumPy raises {type(error).__name__}({error}), tessera raises "
-        f"{type(got).__name__}({got})")
-    assert message_of(got).startswith("["), f"message lacks the API prefix: {message_of(got)!r}"
 
 
 def same_outcome(np_call, tp_call, exact=False, scale=0.0):

@@ -10,6 +10,7 @@
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/simd_reduce.h"
 #include "backend/cpu/strided_loop.h"
+#include "kernels/ops_comparison.h"
 #include "kernels/types.h"
 
 namespace tessera::cpu {
@@ -17,22 +18,13 @@ namespace {
 
 constexpr int64_t kGrainElements = 32 << 10;
 
-template <typename T>
-bool is_nan(T v) {
-  if constexpr (kernels::is_complex_type<T>::value) {
-    return std::isnan(v.real()) || std::isnan(v.imag());
-  } else if constexpr (std::is_integral_v<T>) {
-    return false;
-  } else {
-    return v != v;
-  }
-}
+using kernels::cmp_detail::has_nan;
 
 // Whether v displaces the current best (strictly: ties keep the earlier index).
 template <typename T, bool Max>
 bool beats(T v, T best) {
-  if (is_nan(best)) return false;
-  if (is_nan(v)) return true;
+  if (has_nan(best)) return false;
+  if (has_nan(v)) return true;
   if constexpr (kernels::is_complex_type<T>::value) {
     if (v.real() != best.real()) return Max ? v.real() > best.real() : v.real() < best.real();
     return Max ? v.imag() > best.imag() : v.imag() < best.imag();
@@ -41,24 +33,12 @@ bool beats(T v, T best) {
   }
 }
 
-struct ArgPlan {
-  Program program;  // operand 0 is the index array
-  StridedLayout layout;
+// The walk's operand 0 is the index array.
+struct ArgPlan : TreeWalk {
   int axis = -1;  // the reduced layout axis
   std::vector<int> kept;  // layout axes other than the reduced one and (case B) the inner one
   int64_t inner_strides[StridedLayout::kMaxOperands] = {};
-  std::byte* base[StridedLayout::kMaxOperands] = {};
 };
-
-void add_offsets(const ArgPlan& plan, const std::vector<int>& axes, int64_t flat,
-                 std::byte** ptrs) {
-  for (int i = static_cast<int>(axes.size()) - 1; i >= 0 && flat > 0; --i) {
-    const int a = axes[i];
-    const int64_t idx = flat % plan.layout.shape[a];
-    flat /= plan.layout.shape[a];
-    for (int k = 0; k < plan.layout.operands; ++k) ptrs[k] += idx * plan.layout.strides[k][a];
-  }
-}
 
 template <typename T, bool Max>
 struct Best {
@@ -96,9 +76,9 @@ Best<T, Max> scan_row(const ArgPlan& plan, std::byte* const* ptrs, int64_t begin
       T extreme;
       fold(reinterpret_cast<const std::byte*>(v), m, reinterpret_cast<std::byte*>(&extreme));
       if (best.index >= 0 && !beats<T, Max>(extreme, best.value)) continue;
-      const bool nan = is_nan(extreme);
+      const bool nan = has_nan(extreme);
       int64_t i = 0;
-      while (nan ? !is_nan(v[i]) : v[i] != extreme) ++i;
+      while (nan ? !has_nan(v[i]) : v[i] != extreme) ++i;
       best.value = v[i];
       best.index = off + i;
       continue;
@@ -110,7 +90,7 @@ Best<T, Max> scan_row(const ArgPlan& plan, std::byte* const* ptrs, int64_t begin
 
 template <typename T, bool Max>
 void arg_inner(const ArgPlan& plan) {
-  const int nops = plan.layout.operands;
+  const int nops = plan.operands;
   const int64_t n = plan.layout.shape[plan.axis];
   int64_t outputs = 1;
   for (int a : plan.kept) outputs *= plan.layout.shape[a];
@@ -151,7 +131,7 @@ void arg_inner(const ArgPlan& plan) {
 // elementwise against running bests, one row per index along the reduced axis.
 template <typename T, bool Max>
 void arg_outer(const ArgPlan& plan) {
-  const int nops = plan.layout.operands;
+  const int nops = plan.operands;
   const int last = plan.layout.shape.size() - 1;
   const int64_t inner = plan.layout.shape[last];
   const int64_t n = plan.layout.shape[plan.axis];
@@ -197,16 +177,8 @@ void arg_outer(const ArgPlan& plan) {
 void arg_reduce(const expr::Node& root, bool max, const Array& index) {
   if (index.size() == 0) return;
   ArgPlan plan;
-  plan.program.operands.push_back(index);
-  compile_program(plan.program, root);
-  const std::vector<Array>& operands = plan.program.operands;
-  const int nops = static_cast<int>(operands.size());
-  Dims strides[StridedLayout::kMaxOperands];
-  for (int k = 0; k < nops; ++k) {
-    strides[k] = operands[k].strides();
-    plan.base[k] = operands[k].data();
-  }
-  plan.layout = simplify_layout(index.shape(), strides, nops, nops > 1 ? 1 : 0);
+  walk_tree(plan, root, index);
+  const int nops = plan.operands;
   const int last = plan.layout.shape.size() - 1;
   for (int a = 0; a <= last; ++a) {
     if (plan.layout.strides[0][a] == 0 && plan.layout.shape[a] > 1) plan.axis = a;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "backend/cpu/element_bytes.h"
 #include "backend/cpu/strided_loop.h"
 
 namespace tessera::cpu {
@@ -103,6 +104,35 @@ void compile_program(Program& p, const expr::Node& root, bool both_outputs) {
   }
 }
 
+void walk_tree(TreeWalk& walk, const expr::Node& root, const Array& first, const Dims* marker) {
+  walk.program.operands.push_back(first);
+  compile_program(walk.program, root);
+  const std::vector<Array>& operands = walk.program.operands;
+  const int nops = static_cast<int>(operands.size());
+  if (nops + (marker ? 1 : 0) > StridedLayout::kMaxOperands) {
+    throw std::logic_error("eval_expr: expression tree larger than the evaluator's limits");
+  }
+  walk.operands = nops;
+  Dims strides[StridedLayout::kMaxOperands];
+  for (int k = 0; k < nops; ++k) {
+    strides[k] = operands[k].strides();
+    walk.base[k] = operands[k].data();
+  }
+  if (marker) strides[nops] = *marker;
+  walk.layout = simplify_layout(first.shape(), strides, nops + (marker ? 1 : 0),
+                                nops > 1 ? 1 : 0);
+}
+
+void add_offsets(const TreeWalk& walk, const std::vector<int>& axes, int64_t flat,
+                 std::byte** ptrs) {
+  for (int i = static_cast<int>(axes.size()) - 1; i >= 0 && flat > 0; --i) {
+    const int a = axes[i];
+    const int64_t idx = flat % walk.layout.shape[a];
+    flat /= walk.layout.shape[a];
+    for (int k = 0; k < walk.operands; ++k) ptrs[k] += idx * walk.layout.strides[k][a];
+  }
+}
+
 std::byte* program_scratch(const Program& p) {
   thread_local std::vector<std::byte> memory;
   const size_t bytes = p.slot_dtypes.size() * kSlotBytes;
@@ -120,10 +150,6 @@ void fill_slot(std::byte* slot, const void* value, int64_t m) {
   std::fill(reinterpret_cast<E*>(slot), reinterpret_cast<E*>(slot) + m, v);
 }
 
-struct Element16 {
-  std::byte bytes[16];
-};
-
 }  // namespace
 
 void fill_constants(const Program& p, std::byte* memory, int64_t m) {
@@ -135,13 +161,9 @@ void fill_constants(const Program& p, std::byte* memory, int64_t m) {
   for (const Step& s : p.steps) {
     if (s.kind != Step::Constant) continue;
     std::byte* slot = memory + s.results[0] * kSlotBytes;
-    switch (itemsize(s.value.dtype())) {
-      case 1: fill_slot<uint8_t>(slot, s.value.data(), m); break;
-      case 2: fill_slot<uint16_t>(slot, s.value.data(), m); break;
-      case 4: fill_slot<uint32_t>(slot, s.value.data(), m); break;
-      case 8: fill_slot<uint64_t>(slot, s.value.data(), m); break;
-      default: fill_slot<Element16>(slot, s.value.data(), m); break;
-    }
+    visit_element_size(itemsize(s.value.dtype()), [&](auto element) {
+      fill_slot<decltype(element)>(slot, s.value.data(), m);
+    });
   }
   filled_id = p.id;
   filled_memory = memory;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/strided_loop.h"
 #include "backend/cpu/ufunc_loops.h"
 #include "expr/expr.h"
 
@@ -65,5 +66,25 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
 // Fills the constant slots of a program for blocks of up to m elements. Call before each
 // row; it does the work once per program and thread, as constants never change.
 void fill_constants(const Program& p, std::byte* memory, int64_t m);
+
+// A tree walked together with the array it folds or scans into (operand 0: output,
+// accumulators or indices), as reductions, scans and argmax do: the program, and the
+// operands' layout with axes ordered by the first input's strides (by operand 0's when
+// the tree reads no array). `marker` strides, when given, join the layout as one more
+// operand that keeps its one non-zero axis from merging with others.
+struct TreeWalk {
+  Program program;
+  StridedLayout layout;
+  int operands = 0;  // the program's (the marker excluded)
+  std::byte* base[StridedLayout::kMaxOperands] = {};
+};
+
+void walk_tree(TreeWalk& walk, const expr::Node& root, const Array& first,
+               const Dims* marker = nullptr);
+
+// Moves each operand's pointer to the flat index `flat` over the layout axes `axes`
+// (the last fastest).
+void add_offsets(const TreeWalk& walk, const std::vector<int>& axes, int64_t flat,
+                 std::byte** ptrs);
 
 }  // namespace tessera::cpu

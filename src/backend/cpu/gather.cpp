@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/element_bytes.h"
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/ufunc_loops.h"
 
@@ -28,10 +29,6 @@ int64_t offset_of(const Array& a, int first, int nd, int64_t flat) {
   }
   return off;
 }
-
-struct Element16 {
-  std::byte bytes[16];
-};
 
 // The post dims of `a` (from axis `first`) as one run: its length and stride when they
 // merge into one, else {count, 0} to say "walk them one by one".
@@ -101,13 +98,7 @@ void gather(const Array& src, int npre, const Array& offsets, const Array& out) 
         }
       });
     };
-    switch (size) {
-      case 1: gather_elements(uint8_t{}); break;
-      case 2: gather_elements(uint16_t{}); break;
-      case 4: gather_elements(uint32_t{}); break;
-      case 8: gather_elements(uint64_t{}); break;
-      default: gather_elements(Element16{}); break;
-    }
+    visit_element_size(size, gather_elements);
     return;
   }
   const int64_t grain = std::max<int64_t>(1, kGrain / run.count);
@@ -180,13 +171,7 @@ std::optional<int64_t> gather_index(const Array& src, int npre, const Array& ind
       }
     });
   };
-  switch (size) {
-    case 1: gather_rows(uint8_t{}); break;
-    case 2: gather_rows(uint16_t{}); break;
-    case 4: gather_rows(uint32_t{}); break;
-    case 8: gather_rows(uint64_t{}); break;
-    default: gather_rows(Element16{}); break;
-  }
+  visit_element_size(size, gather_rows);
   if (found.empty()) return std::nullopt;
   return std::min_element(found.begin(), found.end())->second;
 }
@@ -307,13 +292,7 @@ void compress(const Array& src, const Array& mask, const Array& out) {
       }
     });
   };
-  switch (src.itemsize()) {
-    case 1: run(uint8_t{}); break;
-    case 2: run(uint16_t{}); break;
-    case 4: run(uint32_t{}); break;
-    case 8: run(uint64_t{}); break;
-    default: run(Element16{}); break;
-  }
+  visit_element_size(src.itemsize(), run);
 }
 
 int64_t count_true(const Array& mask) {

@@ -29,8 +29,8 @@ constexpr int64_t kGrainElements = 32 << 10;
 // An innermost axis shorter than this swaps with a longer axis of the other kind.
 constexpr int64_t kShortAxis = 128;
 
-struct Plan {
-  Program program;  // operand 0 is the accumulator (stride 0 along reduced axes)
+// The walk's operand 0 is the accumulator (stride 0 along the reduced axes).
+struct Plan : TreeWalk {
   LoopFn combine = nullptr;
   BlockFold block_fold = nullptr;  // a SIMD fold of one block, when there is one
   // sum((x - center)^2) with x contiguous operand 1: folded straight from memory.
@@ -41,29 +41,16 @@ struct Plan {
   int64_t isize = 0;  // accumulators
   int64_t vsize = 0;  // values: the same but for ordered folds such as ldexp(acc, int)
   bool ordered = false;
-  StridedLayout layout;
   std::vector<int> kept, reduced;  // layout axes other than the innermost, outermost first
   bool inner_reduced = false;
   int64_t inner = 1;               // the innermost axis' length
   int64_t inner_strides[StridedLayout::kMaxOperands] = {};
-  std::byte* base[StridedLayout::kMaxOperands] = {};
 };
 
 int64_t extent(const Plan& plan, const std::vector<int>& axes) {
   int64_t n = 1;
   for (int a : axes) n *= plan.layout.shape[a];
   return n;
-}
-
-// Moves every operand's pointer to the flat index `flat` of `axes` (last axis fastest).
-void add_offsets(const Plan& plan, const std::vector<int>& axes, int64_t flat,
-                 std::byte** ptrs) {
-  for (int i = static_cast<int>(axes.size()) - 1; i >= 0 && flat > 0; --i) {
-    const int a = axes[i];
-    const int64_t idx = flat % plan.layout.shape[a];
-    flat /= plan.layout.shape[a];
-    for (int k = 0; k < plan.layout.operands; ++k) ptrs[k] += idx * plan.layout.strides[k][a];
-  }
 }
 
 void combine1(const Plan& plan, const std::byte* a, const std::byte* b, std::byte* out) {
@@ -167,7 +154,7 @@ void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int6
   std::byte* memory = program_scratch(p);
   std::byte* slot_ptr[kMaxSlots];
   fill_constants(p, memory, std::min(plan.inner, kBlock));
-  const int nops = plan.layout.operands;
+  const int nops = plan.operands;
   for (int64_t pos = begin; pos < end;) {
     const int64_t row = pos / plan.inner, col = pos % plan.inner;
     const int64_t len = std::min(plan.inner - col, end - pos);
@@ -200,7 +187,7 @@ void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int6
 void reduce_inner(const Plan& plan) {
   const int64_t outputs = extent(plan, plan.kept);
   const int64_t per_output = extent(plan, plan.reduced) * plan.inner;
-  const int nops = plan.layout.operands;
+  const int nops = plan.operands;
   auto output_ptrs = [&](int64_t o, std::byte** ptrs) {
     std::copy(plan.base, plan.base + nops, ptrs);
     add_offsets(plan, plan.kept, o, ptrs);
@@ -259,7 +246,7 @@ void fold_rows(const Plan& plan, std::byte* const* out_ptrs, int64_t off, int64_
   std::byte* memory = program_scratch(p);
   std::byte* slot_ptr[kMaxSlots];
   fill_constants(p, memory, std::min(len, kBlock));
-  const int nops = plan.layout.operands;
+  const int nops = plan.operands;
   for (int64_t r = r_begin; r < r_end; ++r) {
     std::byte* ptrs[StridedLayout::kMaxOperands];
     std::copy(out_ptrs, out_ptrs + nops, ptrs);
@@ -296,7 +283,7 @@ void reduce_outer(const Plan& plan) {
   const int64_t tasks_per_row = (plan.inner + width - 1) / width;
   const int64_t tasks = rows * tasks_per_row;
   const int64_t reduced = extent(plan, plan.reduced);
-  const int nops = plan.layout.operands;
+  const int nops = plan.operands;
   const int64_t acc_stride = plan.inner_strides[0];
   const CastRow move = cast_row_for(plan.program.operands[0].dtype(),
                                     plan.program.operands[0].dtype());
@@ -415,22 +402,15 @@ void choose_inner(StridedLayout& layout) {
 void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Array& acc) {
   if (acc.size() == 0) return;
   Plan plan;
-  plan.program.operands.push_back(acc);
-  compile_program(plan.program, root);
+  // Walked in the order of what is read (the first input), not of the small accumulator.
+  walk_tree(plan, root, acc);
   plan.combine = loop_for(op, loop);
   if (!ordered) plan.block_fold = simd_block_fold(op, acc.dtype());
   plan.isize = acc.itemsize();
   plan.vsize = itemsize(root.dtype);
   plan.ordered = ordered;
   const std::vector<Array>& operands = plan.program.operands;
-  const int nops = static_cast<int>(operands.size());
-  Dims strides[StridedLayout::kMaxOperands];
-  for (int k = 0; k < nops; ++k) {
-    strides[k] = operands[k].strides();
-    plan.base[k] = operands[k].data();
-  }
-  // Walk in the order of what is read (the first input), not of the small accumulator.
-  plan.layout = simplify_layout(acc.shape(), strides, nops, nops > 1 ? 1 : 0);
+  const int nops = plan.operands;
   StridedLayout& layout = plan.layout;
   // A reduced axis of length 1 is dropped by the layout; all-kept layouts still fold one row.
   if (!ordered) choose_inner(layout);

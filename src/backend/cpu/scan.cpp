@@ -104,31 +104,19 @@ LoopFn row_combine_for(Ufunc op, int loop, DType dtype, bool fused) {
   return loop_for(op, loop);
 }
 
-struct ScanPlan {
-  Program program;  // operand 0 is the output
+// The walk's operand 0 is the output; its layout has a marker after the operands.
+struct ScanPlan : TreeWalk {
   LoopFn combine = nullptr;
   SerialScan serial = nullptr;
   int64_t isize = 0;
-  StridedLayout layout;  // operands, then a marker that keeps the scan axis unmerged
   int axis = -1;         // the scan axis in the layout
   std::vector<int> others;  // layout axes iterated outside each scan
   int64_t inner_strides[StridedLayout::kMaxOperands] = {};
-  std::byte* base[StridedLayout::kMaxOperands] = {};
 };
-
-void add_offsets(const ScanPlan& plan, int64_t flat, std::byte** ptrs) {
-  const int nops = static_cast<int>(plan.program.operands.size());
-  for (int i = static_cast<int>(plan.others.size()) - 1; i >= 0 && flat > 0; --i) {
-    const int a = plan.others[i];
-    const int64_t idx = flat % plan.layout.shape[a];
-    flat /= plan.layout.shape[a];
-    for (int k = 0; k < nops; ++k) ptrs[k] += idx * plan.layout.strides[k][a];
-  }
-}
 
 // The scan axis is innermost: each row is scanned serially, rows spread over threads.
 void scan_inner(const ScanPlan& plan) {
-  const int nops = static_cast<int>(plan.program.operands.size());
+  const int nops = plan.operands;
   const int64_t n = plan.layout.shape[plan.axis];
   int64_t rows = 1;
   for (int a : plan.others) rows *= plan.layout.shape[a];
@@ -145,7 +133,7 @@ void scan_inner(const ScanPlan& plan) {
     for (int64_t r = begin; r < end; ++r) {
       std::byte* ptrs[StridedLayout::kMaxOperands];
       std::copy(plan.base, plan.base + nops, ptrs);
-      add_offsets(plan, r, ptrs);
+      add_offsets(plan, plan.others, r, ptrs);
       for (int64_t off = 0; off < n; off += kBlock) {
         const int64_t m = std::min(kBlock, n - off);
         run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
@@ -161,7 +149,7 @@ void scan_inner(const ScanPlan& plan) {
 // The scan axis is outer: row i of the output is op(row i-1, values of row i), a block of
 // the innermost axis at a time.
 void scan_outer(const ScanPlan& plan) {
-  const int nops = static_cast<int>(plan.program.operands.size());
+  const int nops = plan.operands;
   const int last = plan.layout.shape.size() - 1;
   const int64_t inner = plan.layout.shape[last];
   const int64_t n = plan.layout.shape[plan.axis];
@@ -179,7 +167,7 @@ void scan_outer(const ScanPlan& plan) {
     for (int64_t t = begin; t < end; ++t) {
       std::byte* ptrs[StridedLayout::kMaxOperands];
       std::copy(plan.base, plan.base + nops, ptrs);
-      add_offsets(plan, t / blocks, ptrs);
+      add_offsets(plan, plan.others, t / blocks, ptrs);
       const int64_t off = (t % blocks) * kBlock;
       const int64_t m = std::min(kBlock, inner - off);
       fill_constants(p, memory, m);
@@ -206,26 +194,15 @@ void scan_outer(const ScanPlan& plan) {
 void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) {
   if (out.size() == 0) return;
   ScanPlan plan;
-  plan.program.operands.push_back(out);
-  compile_program(plan.program, root);
+  // The marker: a stride on the scan axis only, so no other axis merges into it.
+  Dims marker(out.ndim(), 0);
+  marker[axis] = 1;
+  walk_tree(plan, root, out, &marker);
   const bool fused = out.shape()[axis] == 2;
   plan.combine = row_combine_for(op, loop, out.dtype(), fused);
   plan.serial = serial_scan_for(op, out.dtype(), fused);
   plan.isize = out.itemsize();
-  const std::vector<Array>& operands = plan.program.operands;
-  const int nops = static_cast<int>(operands.size());
-  if (nops + 1 > StridedLayout::kMaxOperands) {
-    throw std::logic_error("scan: expression tree larger than the evaluator's limits");
-  }
-  Dims strides[StridedLayout::kMaxOperands];
-  for (int k = 0; k < nops; ++k) {
-    strides[k] = operands[k].strides();
-    plan.base[k] = operands[k].data();
-  }
-  // The marker: a stride on the scan axis only, so no other axis merges into it.
-  strides[nops] = Dims(out.ndim(), 0);
-  strides[nops][axis] = 1;
-  plan.layout = simplify_layout(out.shape(), strides, nops + 1, nops > 1 ? 1 : 0);
+  const int nops = plan.operands;
   const int last = plan.layout.shape.size() - 1;
   for (int a = 0; a <= last; ++a) {
     if (plan.layout.strides[nops][a] != 0) plan.axis = a;

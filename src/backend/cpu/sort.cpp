@@ -18,6 +18,7 @@
 
 #include "backend/cpu/cpu_backend.h"
 #include "backend/cpu/parallel.h"
+#include "kernels/ops_comparison.h"
 #include "kernels/types.h"
 
 namespace tessera::cpu {
@@ -35,16 +36,7 @@ const hwy::Sorter& sorter() {
   return s;
 }
 
-template <typename T>
-bool nan_of(T v) {
-  if constexpr (kernels::is_complex_type<T>::value) {
-    return std::isnan(v.real()) || std::isnan(v.imag());
-  } else if constexpr (std::is_integral_v<T>) {
-    return false;
-  } else {
-    return v != v;
-  }
-}
+using kernels::cmp_detail::has_nan;
 
 // NumPy's sort order: real numbers ascending, NaN last; complex by real part then
 // imaginary part, with the NaN cases ordered [R + Rj, R + nanj, nan + Rj, nan + nanj].
@@ -77,13 +69,13 @@ int64_t nans_last(T* p, int64_t n) {
   } else {
     std::atomic<bool> any_nan{false};
     parallel_for(n, 1 << 16, [&](int64_t begin, int64_t end) {
-      if (std::any_of(p + begin, p + end, [](T v) { return nan_of(v); })) any_nan = true;
+      if (std::any_of(p + begin, p + end, [](T v) { return has_nan(v); })) any_nan = true;
     });
     if (!any_nan) return n;
     std::vector<T> nans;
     int64_t k = 0;
     for (int64_t i = 0; i < n; ++i) {
-      if (nan_of(p[i])) {
+      if (has_nan(p[i])) {
         nans.push_back(p[i]);
       } else {
         p[k++] = p[i];
