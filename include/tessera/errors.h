@@ -10,6 +10,11 @@ namespace tessera {
 struct ValueError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
+// numpy.linalg.LinAlgError (a ValueError in Python): a singular or not positive definite
+// matrix, a factorization that did not converge, or a matrix of the wrong shape.
+struct LinAlgError : ValueError {
+  using ValueError::ValueError;
+};
 struct TypeError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };

@@ -9,6 +9,7 @@
 #include "tessera/dtype.h"
 #include "tessera/errors.h"
 #include "tessera/indexing.h"
+#include "tessera/linalg.h"
 #include "tessera/memory.h"
 #include "tessera/reduction.h"
 #include "tessera/scalar.h"

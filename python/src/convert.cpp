@@ -144,4 +144,20 @@ std::vector<int> to_axes(nb::handle obj, const char* api) {
   return axes;
 }
 
+Casting to_casting(nb::handle obj, std::string_view api) {
+  const std::string prefix = "[" + std::string(api) + "] ";
+  if (!nb::isinstance<nb::str>(obj)) {
+    throw TypeError(prefix + "casting must be a string: 'no', 'equiv', 'safe', 'same_kind', "
+                    "or 'unsafe' (got " + nb::cast<std::string>(nb::repr(obj)) + ")");
+  }
+  const std::string s = nb::cast<std::string>(obj);
+  if (s == "no") return Casting::No;
+  if (s == "equiv") return Casting::Equiv;
+  if (s == "safe") return Casting::Safe;
+  if (s == "same_kind") return Casting::SameKind;
+  if (s == "unsafe") return Casting::Unsafe;
+  throw ValueError(prefix + "casting must be one of 'no', 'equiv', 'safe', 'same_kind', or "
+                   "'unsafe' (got " + nb::cast<std::string>(nb::repr(obj)) + ")");
+}
+
 }  // namespace tessera::py

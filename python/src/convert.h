@@ -6,6 +6,7 @@
 #include <string>
 
 #include "tessera/array.h"
+#include "tessera/ufunc.h"
 
 namespace tessera::py {
 
@@ -29,6 +30,9 @@ Order to_order(nb::handle obj, Order fallback, const char* allowed, const char* 
 
 // device= arguments: None (the current device), a Device, or "cpu" / "cuda:N".
 Device to_device(nb::handle obj, const char* api);
+
+// casting= arguments: 'no', 'equiv', 'safe', 'same_kind' or 'unsafe'.
+Casting to_casting(nb::handle obj, std::string_view api);
 
 // Axis arguments: an int or a sequence of ints.
 std::vector<int> to_axes(nb::handle obj, const char* api);

@@ -18,6 +18,9 @@ void translate_exception(const std::exception_ptr& p, void*) {
   } catch (const AxisError& e) {
     nb::object cls = numpy().attr("exceptions").attr("AxisError");
     PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
+  } catch (const LinAlgError& e) {
+    nb::object cls = numpy().attr("linalg").attr("LinAlgError");
+    PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
   } catch (const TypeError& e) {
     PyErr_SetString(PyExc_TypeError, e.what());
   } catch (const ValueError& e) {

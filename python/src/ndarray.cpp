@@ -246,6 +246,7 @@ void bind_ndarray(nb::module_& m) {
   bind_ufuncs(m, cls);
   bind_reductions(m);
   bind_sorting(m);
+  bind_linalg(m);
   bind_index_functions(m);
 }
 

@@ -121,21 +121,6 @@ Operand require_operand(nb::handle obj, Device device, std::string_view api) {
   return *o;
 }
 
-Casting to_casting(nb::handle obj, std::string_view api) {
-  if (!nb::isinstance<nb::str>(obj)) {
-    throw TypeError(prefix(api) + "casting must be a string: 'no', 'equiv', 'safe', "
-                    "'same_kind', or 'unsafe' (got " + nb::cast<std::string>(nb::repr(obj)) + ")");
-  }
-  const std::string s = nb::cast<std::string>(obj);
-  if (s == "no") return Casting::No;
-  if (s == "equiv") return Casting::Equiv;
-  if (s == "safe") return Casting::Safe;
-  if (s == "same_kind") return Casting::SameKind;
-  if (s == "unsafe") return Casting::Unsafe;
-  throw ValueError(prefix(api) + "casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
-                   "or 'unsafe' (got " + nb::cast<std::string>(nb::repr(obj)) + ")");
-}
-
 bool large(std::span<const Operand> ops) {
   for (const Operand& o : ops) {
     if (o.is_array() && o.array().size() >= (1 << 15)) return true;

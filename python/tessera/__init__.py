@@ -160,11 +160,22 @@ from ._numerics import (
     cov,
     cross,
     gradient,
-    inner,
     interp,
     kron,
     outer,
     trapezoid,
+)
+from ._products import (
+    dot,
+    einsum,
+    einsum_path,
+    inner,
+    matmul,
+    matvec,
+    tensordot,
+    vdot,
+    vecdot,
+    vecmat,
 )
 from ._matrices import diag, diagflat, diagonal, meshgrid, trace, tri, tril, triu
 from ._reduction import (
@@ -188,6 +199,8 @@ from ._reduction import (
     sum,
     var,
 )
+
+from . import linalg
 
 __version__ = "0.1.0"
 

@@ -371,11 +371,17 @@ def common_type(*arrays):
 # ------------------------------------------------------------------ ndarray methods
 
 
+# NumPy's generalized ufuncs (matmul, vecdot, ...), registered by the modules that define
+# them, so that numpy.matmul(t, t) runs tessera's.
+_GUFUNCS = {}
+
+
 def __array_ufunc__(self, numpy_ufunc, method, *inputs, **kwargs):
     """NumPy's ufuncs called on tessera arrays run as tessera's ufunc of the same name."""
     mine = _UFUNCS.get(numpy_ufunc.__name__)
     if mine is None:
-        return NotImplemented
+        gufunc = _GUFUNCS.get(numpy_ufunc.__name__)
+        return gufunc(*inputs, **kwargs) if gufunc and method == "__call__" else NotImplemented
     if method == "__call__":
         return mine(*inputs, **kwargs)
     return getattr(mine, method)(*inputs, **kwargs)

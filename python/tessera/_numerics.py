@@ -1,4 +1,4 @@
-"""Products and numerical calculus: outer, inner, kron, cross, correlate, convolve, cov,
+"""Products and numerical calculus: outer, kron, cross, correlate, convolve, cov,
 corrcoef, interp, gradient and trapezoid. Sums of products are written as a broadcast
 product folded by a reduction: the product stays a pending tree, so nothing of the
 broadcast size is ever stored."""
@@ -20,19 +20,6 @@ def outer(a, b, out=None):
     """a[i] * b[j] for the flattened a and b."""
     a, b = _asarray(a).ravel(), _asarray(b).ravel()
     return multiply(a.reshape(-1, 1), b.reshape(1, -1), out=out)
-
-
-def inner(a, b):
-    """Sum over the last axes of a and b of their products (scalars multiply)."""
-    a, b = _asarray(a), _asarray(b)
-    if a.ndim == 0 or b.ndim == 0:
-        return multiply(a, b)
-    if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"[inner] shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} "
-                         f"(dim {a.ndim - 1}) != {b.shape[-1]} (dim {b.ndim - 1})")
-    left = a.reshape(a.shape[:-1] + (1,) * (b.ndim - 1) + (a.shape[-1],))
-    # Summed in the operands' common dtype (bool: any of the ands), as NumPy's dot does.
-    return multiply(left, b).sum(axis=-1, dtype=np.result_type(a.dtype, b.dtype))
 
 
 def kron(a, b):

@@ -17,6 +17,8 @@ namespace tessera {
 namespace expr {
 struct Node;
 }
+struct GemmCall;
+struct MatrixBatch;
 
 // How linspace's values are formed: y[i] = (i / div) * delta when `divide_first` (NumPy's
 // path for a step that underflows to zero), else y[i] = i * step; then y[i] += start; the
@@ -105,6 +107,41 @@ class Backend {
   // out (int64, 1-d, the count of true elements) = the flat positions where mask
   // (bool, C-contiguous) is true.
   virtual void flat_nonzero(const Array& mask, const Array& out) = 0;
+  // The batched matrix product the descriptor describes (gemm_call.h), of c's dtype:
+  // float and complex through the device's BLAS; integer and bool ones wrap as NumPy's.
+  virtual void gemm(const GemmCall& call) = 0;
+
+  // LAPACK-level factorizations, each over a batch of column-major matrices
+  // (matrix_batch.h) that it overwrites, as LAPACK does. `info` (int64, one per matrix)
+  // receives LAPACK's info: > 0 where the matrix is singular, not positive definite, or
+  // the iteration did not converge. Per-matrix outputs (pivots, tau, s, w, rank) are
+  // C-contiguous, one row per matrix. Floating and complex dtypes only.
+  virtual void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info) = 0;
+  // b = a^-1 b (a is overwritten by its LU factors).
+  virtual void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info) = 0;
+  // The Cholesky factor in a's lower (or upper) triangle; the other is left as it was.
+  virtual void cholesky(const MatrixBatch& a, bool upper, const Array& info) = 0;
+  // Householder QR: R in a's upper triangle, the reflectors below it and in tau.
+  virtual void qr(const MatrixBatch& a, const Array& tau, const Array& info) = 0;
+  // Q from the first `reflectors` reflectors in q's columns (as qr left them) and tau.
+  virtual void qr_q(const MatrixBatch& q, const Array& tau, int64_t reflectors,
+                    const Array& info) = 0;
+  // Singular values (descending) into s; u and vt (each null for none) receive the
+  // singular vectors: min(m, n) of them, or all when `full`.
+  virtual void svd(const MatrixBatch& a, const Array& s, const MatrixBatch* u,
+                   const MatrixBatch* vt, bool full, const Array& info) = 0;
+  // Eigenvalues (ascending, real) of a Hermitian matrix read from its lower (or upper)
+  // triangle into w; the eigenvectors over a when `vectors`.
+  virtual void eigh(const MatrixBatch& a, const Array& w, bool vectors, bool upper,
+                    const Array& info) = 0;
+  // Eigenvalues (complex) into w and, when v is given, right eigenvectors (complex,
+  // unit norm) into v.
+  virtual void eig(const MatrixBatch& a, const Array& w, const MatrixBatch* v,
+                   const Array& info) = 0;
+  // The minimum-norm least-squares solution into b's first a.cols rows; singular values
+  // (of a's real dtype) into s, effective rank (int64) into rank.
+  virtual void lstsq(const MatrixBatch& a, const MatrixBatch& b, const Array& s,
+                     const Array& rank, double rcond, const Array& info) = 0;
 };
 
 Backend& backend_for(Device device);

@@ -78,6 +78,39 @@ class CpuBackend final : public Backend {
     cpu::compress(src, mask, out);
   }
   int64_t count_true(const Array& mask) override { return cpu::count_true(mask); }
+  void gemm(const GemmCall& call) override { cpu::gemm(call); }
+  void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info) override {
+    cpu::lu_factor(a, pivots, info);
+  }
+  void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info) override {
+    cpu::solve(a, b, info);
+  }
+  void cholesky(const MatrixBatch& a, bool upper, const Array& info) override {
+    cpu::cholesky(a, upper, info);
+  }
+  void qr(const MatrixBatch& a, const Array& tau, const Array& info) override {
+    cpu::qr(a, tau, info);
+  }
+  void qr_q(const MatrixBatch& q, const Array& tau, int64_t reflectors,
+            const Array& info) override {
+    cpu::qr_q(q, tau, reflectors, info);
+  }
+  void svd(const MatrixBatch& a, const Array& s, const MatrixBatch* u, const MatrixBatch* vt,
+           bool full, const Array& info) override {
+    cpu::svd(a, s, u, vt, full, info);
+  }
+  void eigh(const MatrixBatch& a, const Array& w, bool vectors, bool upper,
+            const Array& info) override {
+    cpu::eigh(a, w, vectors, upper, info);
+  }
+  void eig(const MatrixBatch& a, const Array& w, const MatrixBatch* v,
+           const Array& info) override {
+    cpu::eig(a, w, v, info);
+  }
+  void lstsq(const MatrixBatch& a, const MatrixBatch& b, const Array& s, const Array& rank,
+             double rcond, const Array& info) override {
+    cpu::lstsq(a, b, s, rank, rcond, info);
+  }
   void flat_nonzero(const Array& mask, const Array& out) override {
     cpu::flat_nonzero(mask, out);
   }

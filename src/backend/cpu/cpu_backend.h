@@ -24,6 +24,18 @@ void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array
                    Ufunc op, int loop);
 void flat_nonzero(const Array& mask, const Array& out);
 int64_t count_true(const Array& mask);
+void gemm(const GemmCall& call);
+void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info);
+void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info);
+void cholesky(const MatrixBatch& a, bool upper, const Array& info);
+void qr(const MatrixBatch& a, const Array& tau, const Array& info);
+void qr_q(const MatrixBatch& q, const Array& tau, int64_t reflectors, const Array& info);
+void svd(const MatrixBatch& a, const Array& s, const MatrixBatch* u, const MatrixBatch* vt,
+         bool full, const Array& info);
+void eigh(const MatrixBatch& a, const Array& w, bool vectors, bool upper, const Array& info);
+void eig(const MatrixBatch& a, const Array& w, const MatrixBatch* v, const Array& info);
+void lstsq(const MatrixBatch& a, const MatrixBatch& b, const Array& s, const Array& rank,
+           double rcond, const Array& info);
 void run_loop(Ufunc op, int loop, std::span<const void* const> in,
               std::span<const bool> broadcast, void* out, int64_t n);
 

@@ -59,6 +59,30 @@ class CudaBackendStub final : public Backend {
     unsupported("ufunc.at");
   }
   void flat_nonzero(const Array&, const Array&) override { unsupported("nonzero"); }
+  void gemm(const GemmCall&) override { unsupported("matmul"); }
+  void lu_factor(const MatrixBatch&, const Array&, const Array&) override { unsupported("lu"); }
+  void solve(const MatrixBatch&, const MatrixBatch&, const Array&) override {
+    unsupported("solve");
+  }
+  void cholesky(const MatrixBatch&, bool, const Array&) override { unsupported("cholesky"); }
+  void qr(const MatrixBatch&, const Array&, const Array&) override { unsupported("qr"); }
+  void qr_q(const MatrixBatch&, const Array&, int64_t, const Array&) override {
+    unsupported("qr");
+  }
+  void svd(const MatrixBatch&, const Array&, const MatrixBatch*, const MatrixBatch*, bool,
+           const Array&) override {
+    unsupported("svd");
+  }
+  void eigh(const MatrixBatch&, const Array&, bool, bool, const Array&) override {
+    unsupported("eigh");
+  }
+  void eig(const MatrixBatch&, const Array&, const MatrixBatch*, const Array&) override {
+    unsupported("eig");
+  }
+  void lstsq(const MatrixBatch&, const MatrixBatch&, const Array&, const Array&, double,
+             const Array&) override {
+    unsupported("lstsq");
+  }
   int64_t count_true(const Array&) override { unsupported("count_nonzero"); }
 
  private:

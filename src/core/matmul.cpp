@@ -1,0 +1,117 @@
+// matmul: the gufunc (n?,k),(k,m?)->(n?,m?). Shapes, dtypes and layouts are settled here;
+// the backend multiplies the matrices it is handed (floating ones through its BLAS).
+
+#include <algorithm>
+
+#include "backend/backend.h"
+#include "backend/gemm_call.h"
+#include "core/ufunc_resolve.h"
+#include "tessera/creation.h"
+#include "tessera/errors.h"
+#include "tessera/linalg.h"
+
+namespace tessera {
+namespace {
+
+constexpr const char* kSignature = "(n?,k),(k,m?)->(n?,m?)";
+
+void require_matrix_or_vector(const Array& a, int index) {
+  if (a.ndim() == 0) {
+    throw ValueError("[matmul] Input operand " + std::to_string(index) +
+                     " does not have enough dimensions (has 0, gufunc core with signature " +
+                     kSignature + " requires 1)");
+  }
+}
+
+DType computation_dtype(const Array& x, const Array& y, std::optional<DType> dtype,
+                        Casting casting) {
+  const Operand both[2] = {x, y};
+  const DType common = dtype ? *dtype : result_type(both);
+  for (const Array* a : {&x, &y}) {
+    if (!can_cast(a->dtype(), common, casting)) {
+      throw TypeError("[matmul] Cannot cast ufunc 'matmul' input from " + dtype_repr(a->dtype()) +
+                      " to " + dtype_repr(common) + " with casting rule '" +
+                      casting_name(casting) + "'");
+    }
+  }
+  return common;
+}
+
+// The operand as the BLAS will read it: in the computation dtype, computed, and laid out
+// with a unit stride along one of its matrix axes.
+Array gemm_operand(const Array& a, DType dtype) {
+  Array x = a.dtype() == dtype ? a : a.astype(dtype);
+  x.data();
+  return gemm_readable(x) ? x : x.copy(Order::C);
+}
+
+Dims with_matrix(const Dims& leading, int64_t rows, int64_t cols) {
+  Dims d = leading;
+  d.push_back(rows);
+  d.push_back(cols);
+  return d;
+}
+
+Dims leading_dims(const Array& a) { return Dims(a.shape().begin(), a.shape().end() - 2); }
+
+// x @ y for matrices (ndim >= 2), stacks broadcast, into a new C-contiguous array.
+Array multiply_matrices(const Array& x, const Array& y, DType dtype) {
+  const int64_t m = x.shape()[x.ndim() - 2], k = x.shape()[x.ndim() - 1];
+  const int64_t n = y.shape()[y.ndim() - 1];
+  if (y.shape()[y.ndim() - 2] != k) {
+    throw ValueError("[matmul] Input operand 1 has a mismatch in its core dimension 0, with "
+                     "gufunc signature " + std::string(kSignature) + " (size " +
+                     std::to_string(y.shape()[y.ndim() - 2]) + " is different from " +
+                     std::to_string(k) + ")");
+  }
+  const Dims leading = broadcast_shapes({leading_dims(x), leading_dims(y)}, "matmul");
+  const Dims shape = with_matrix(leading, m, n);
+  // float16 has no BLAS: it is multiplied in float32 and rounded once, as CuPy does.
+  const DType work = dtype == DType::Float16 ? DType::Float32 : dtype;
+  Array out = Array::empty(shape, work, x.device());
+  if (out.size() == 0) return out.astype(dtype);
+  if (k == 0) {
+    out.fill(Scalar(int64_t{0}).cast(work));
+    return out.astype(dtype);
+  }
+  const Array a = gemm_operand(x, work).broadcast_to(with_matrix(leading, m, k));
+  const Array b = gemm_operand(y, work).broadcast_to(with_matrix(leading, k, n));
+  Backend& backend = backend_for(x.device());
+  for (const GemmCall& call : plan_matmul(a, b, out)) backend.gemm(call);
+  return work == dtype ? out : out.astype(dtype);
+}
+
+}  // namespace
+
+Array matmul(const Array& x, const Array& y, std::optional<DType> dtype,
+             const std::optional<Array>& out, Casting casting) {
+  require_matrix_or_vector(x, 0);
+  require_matrix_or_vector(y, 1);
+  if (x.device() != y.device()) {
+    throw ValueError("[matmul] operands are on different devices: " + x.device().str() +
+                     " and " + y.device().str());
+  }
+  const DType work = computation_dtype(x, y, dtype, casting);
+  const bool x_vector = x.ndim() == 1, y_vector = y.ndim() == 1;
+  const Array xm = x_vector ? x.expand_dims({0}) : x;
+  const Array ym = y_vector ? y.expand_dims({1}) : y;
+  Array result = multiply_matrices(xm, ym, work);
+  if (y_vector) result = result.squeeze({result.ndim() - 1});
+  if (x_vector) result = result.squeeze({result.ndim() - (y_vector ? 1 : 2)});
+  if (!out) return result;
+  if (out->shape() != result.shape()) {
+    throw ValueError("[matmul] Output operand 0 has shape " + out->shape().str() +
+                     ", but the result has shape " + result.shape().str());
+  }
+  if (!can_cast(work, out->dtype(), casting)) {
+    throw TypeError("[matmul] Cannot cast ufunc 'matmul' output from " + dtype_repr(work) +
+                    " to " + dtype_repr(out->dtype()) + " with casting rule '" +
+                    casting_name(casting) + "'");
+  }
+  Array dst = *out;
+  dst.require_writeable("matmul");
+  dst.assign(result);
+  return dst;
+}
+
+}  // namespace tessera
