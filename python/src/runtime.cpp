@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "backend/cpu/fma_peak.h"
+#include "backend/cpu/openblas.h"
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/stream_triad.h"
 #include "convert.h"
@@ -65,6 +67,10 @@ void bind_runtime(nb::module_& m) {
   m.def("_release_cached", [](nb::handle device) {
     release_cached_memory(to_device(device, "memory_pool"));
   }, nb::arg("device").none());
+  m.def("_fma_peak_flops", [](bool single, int reps) {
+    return without_gil([&] { return cpu::fma_peak_flops(single, reps); });
+  });
+  m.def("_blas_config", [] { return cpu::openblas_description(); });
   m.def("_stream_triad_bandwidth", [](int64_t n, int reps) {
     return without_gil([&] { return cpu::stream_triad_bandwidth(n, reps); });
   }, nb::arg("n"), nb::arg("reps"), "STREAM triad bytes/s on the CPU pool threads (benchmarks).");

@@ -59,23 +59,35 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     return out
 
 
+# Operands the @ operator takes; for others Python tries the other operand's method.
+_OPERANDS = (ndarray, np.ndarray, np.generic, list, tuple, int, float, complex)
+
+
 def _matmul_operator(self, other):
-    if not isinstance(other, (ndarray, np.ndarray, list, tuple)):
+    if not isinstance(other, _OPERANDS):
         return NotImplemented
     return matmul(self, other)
 
 
 def _rmatmul_operator(self, other):
-    if not isinstance(other, (ndarray, np.ndarray, list, tuple)):
+    if not isinstance(other, _OPERANDS):
         return NotImplemented
     return matmul(other, self)
 
 
 def _imatmul_operator(self, other):
     """a @= b writes into a, as NumPy does, when the product has a's shape."""
-    if not isinstance(other, (ndarray, np.ndarray, list, tuple)):
+    if not isinstance(other, _OPERANDS):
         return NotImplemented
-    return matmul(self, other, out=self)
+    result = matmul(self, other)
+    if not np.can_cast(result.dtype, self.dtype, "same_kind"):
+        raise TypeError(f"[matmul] Cannot cast ufunc 'matmul' output from {result.dtype!r} to "
+                        f"{self.dtype!r} with casting rule 'same_kind'")
+    if result.shape != self.shape:
+        raise ValueError(f"[matmul] a @= b needs a result of a's shape {self.shape}; "
+                         f"the product has shape {result.shape}")
+    self[...] = result
+    return self
 
 
 def dot(a, b, out=None):
@@ -146,11 +158,8 @@ def tensordot(a, b, axes=2):
     if len(axes_a) != len(axes_b):
         raise ValueError(f"[tensordot] shape-mismatch for sum: {len(axes_a)} axes of a and "
                          f"{len(axes_b)} of b")
-    try:
-        axes_a = [np_normalize(x, a.ndim) for x in axes_a]
-        axes_b = [np_normalize(x, b.ndim) for x in axes_b]
-    except np.exceptions.AxisError as error:
-        raise ValueError(f"[tensordot] {error}") from None
+    axes_a = [_normalize_axis(x, a.ndim) for x in axes_a]
+    axes_b = [_normalize_axis(x, b.ndim) for x in axes_b]
     for x, y in zip(axes_a, axes_b):
         if a.shape[x] != b.shape[y]:
             raise ValueError(f"[tensordot] shape-mismatch for sum: axis {x} of a has length "
@@ -170,10 +179,12 @@ def tensordot(a, b, axes=2):
     return result.reshape(tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b))
 
 
-def np_normalize(axis, ndim):
-    """An axis made non-negative (AxisError when out of range)."""
+def _normalize_axis(axis, ndim):
+    """An axis made non-negative; AxisError (an IndexError, as NumPy's tensordot raises)
+    when out of range."""
     if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
+        raise np.exceptions.AxisError(f"[tensordot] axis {axis} is out of bounds for array "
+                                      f"of dimension {ndim}")
     return axis % ndim
 
 
@@ -345,10 +356,11 @@ def _contract(a, la, b, lb, keep):
     summed = [c for c in shared if c not in keep]
     left = [c for c in la if c not in lb]
     right = [c for c in lb if c not in la]
-    size = {}
+    size = {}  # each label's length: the one that is not a broadcast 1
     for labels, x in ((la, a), (lb, b)):
         for c, n in zip(labels, x.shape):
-            size[c] = builtins.max(size.get(c, 1), n) if n != 1 else size.get(c, 1)
+            if n != 1 or c not in size:
+                size[c] = n
     for c in batch + summed:
         na, nb = a.shape[la.index(c)], b.shape[lb.index(c)]
         if na != nb and 1 not in (na, nb):
@@ -382,7 +394,10 @@ def einsum_path(*operands, optimize="greedy", einsum_call=False):
     if einsum_call:
         raise NotImplementedError("[einsum_path] einsum_call= is internal to NumPy")
     subscripts, arrays = _einsum_operands(operands)
-    return np.einsum_path(subscripts, *[_stand_in(a) for a in arrays], optimize=optimize)
+    try:
+        return np.einsum_path(subscripts, *[_stand_in(a) for a in arrays], optimize=optimize)
+    except (ValueError, TypeError, KeyError) as error:
+        raise type(error)(f"[einsum_path] {error}") from None
 
 
 def _einsum_operands(operands):
@@ -398,7 +413,13 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     """The Einstein summation over the given subscripts."""
     subscripts, arrays = _einsum_operands(operands)
     terms, output = _parse_subscripts(subscripts, [a.shape for a in arrays])
-    result_dtype = np.result_type(*[a.dtype for a in arrays]) if dtype is None else np.dtype(dtype)
+    if dtype is not None:
+        result_dtype = np.dtype(dtype)
+    elif out is not None and optimize is False:
+        # NumPy's direct loop accumulates in the output's dtype.
+        result_dtype = np.result_type(*[a.dtype for a in arrays], out.dtype)
+    else:
+        result_dtype = np.result_type(*[a.dtype for a in arrays])
     if dtype is not None:
         for a in arrays:
             if not np.can_cast(a.dtype, result_dtype, casting):
@@ -417,11 +438,15 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         return set(output).union(*(t for i, (_, t) in enumerate(labelled) if i not in skip))
 
     labelled = [_sum_unshared(a, t, needed({i})) for i, (a, t) in enumerate(labelled)]
-    for pair in path:
-        i, j = sorted(pair)
-        (a, la), (b, lb) = labelled[i], labelled[j]
-        contracted = _contract(a, la, b, lb, needed({i, j}))
-        labelled = [x for k, x in enumerate(labelled) if k not in (i, j)] + [contracted]
+    for step in path:
+        group = sorted(step)
+        others = set(output).union(*(t for k, (_, t) in enumerate(labelled) if k not in group))
+        a, la = labelled[group[0]]
+        for r, k in enumerate(group[1:], start=1):
+            later = set().union(*(labelled[q][1] for q in group[r + 1:]))
+            b, lb = labelled[k]
+            a, la = _contract(a, la, b, lb, others | later)
+        labelled = [x for k, x in enumerate(labelled) if k not in group] + [(a, la)]
     result, labels = labelled[0]
     result, labels = _sum_unshared(result, labels, set(output))
     result = result.transpose([labels.index(c) for c in output]) if labels else result

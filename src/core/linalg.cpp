@@ -3,6 +3,7 @@
 // into LinAlgError as numpy.linalg raises it.
 
 #include <algorithm>
+#include <stdexcept>
 #include <vector>
 
 #include "backend/backend.h"
@@ -49,6 +50,9 @@ void check_info(const Array& info, const char* api, const char* message) {
   info.copy_to_host(host.data());
   if (std::any_of(host.begin(), host.end(), [](int64_t v) { return v > 0; })) {
     throw LinAlgError(std::string("[") + api + "] " + message);
+  }
+  if (std::any_of(host.begin(), host.end(), [](int64_t v) { return v < 0; })) {
+    throw std::logic_error(std::string("[") + api + "] LAPACK rejected an argument");
   }
 }
 

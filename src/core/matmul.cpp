@@ -99,7 +99,10 @@ Array matmul(const Array& x, const Array& y, std::optional<DType> dtype,
   if (y_vector) result = result.squeeze({result.ndim() - 1});
   if (x_vector) result = result.squeeze({result.ndim() - (y_vector ? 1 : 2)});
   if (!out) return result;
-  if (out->shape() != result.shape()) {
+  // The loop (leading) axes broadcast with out's, as in every NumPy gufunc.
+  const bool fits = out->ndim() >= result.ndim() &&
+                    broadcast_shapes({result.shape(), out->shape()}, "matmul") == out->shape();
+  if (!fits) {
     throw ValueError("[matmul] Output operand 0 has shape " + out->shape().str() +
                      ", but the result has shape " + result.shape().str());
   }
@@ -110,7 +113,7 @@ Array matmul(const Array& x, const Array& y, std::optional<DType> dtype,
   }
   Array dst = *out;
   dst.require_writeable("matmul");
-  dst.assign(result);
+  dst.assign(result.broadcast_to(dst.shape()));
   return dst;
 }
 

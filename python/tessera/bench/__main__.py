@@ -52,15 +52,19 @@ def main(argv=None):
                   file=sys.stderr)
     with device:
         triad = tp._core._stream_triad_bandwidth(20_000_000 if not args.quick else 5_000_000, 10)
+        fma_peaks = {"float64": tp._core._fma_peak_flops(False, 5),
+                     "float32": tp._core._fma_peak_flops(True, 5)}
         results = []
         for i, case in enumerate(cases):
             progress(i, len(cases), f"{case.name} {case.size}")
             results.append(run_case(case, budget, peers))
         progress(len(cases), len(cases), "done")
     sys.stderr.write("\n")
-    header = f"device {device}, {tp.get_num_threads()} threads; STREAM triad {triad / 1e9:.1f} GB/s"
+    header = (f"device {device}, {tp.get_num_threads()} threads; STREAM triad {triad / 1e9:.1f} GB/s; "
+              f"FMA peak {fma_peaks['float64'] / 1e9:.1f} GFLOP/s float64, "
+              f"{fma_peaks['float32'] / 1e9:.1f} float32; BLAS {tp._core._blas_config()}")
     peer_names = [p.name for p in peers]
-    text = report.table(results, triad, peer_names)
+    text = report.table(results, triad, peer_names, fma_peaks)
     print(header)
     print(text)
     if args.docs:
@@ -69,7 +73,7 @@ def main(argv=None):
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     json_path = os.path.join(args.out, f"{stamp}.json")
     with open(json_path, "w") as f:
-        json.dump(report.to_json(results, triad, device, args, peers), f, indent=1)
+        json.dump(report.to_json(results, triad, device, args, peers, fma_peaks), f, indent=1)
     png_path = os.path.join(args.out, f"{stamp}.png")
     report.chart(results, png_path, peer_names)
     print(f"\nwrote {json_path} and {png_path}")

@@ -17,6 +17,7 @@ class Case:
     atol: float = 0.0
     bytes_moved: int | None = None   # memory traffic of one run (memory-bound cases)
     flops: float | None = None       # floating-point operations of one run
+    flops_dtype: str = "float64"     # whose FMA peak the flop rate is measured against
     mutates: bool = False            # run() writes into its inputs
     group: str = "core"
 
@@ -113,7 +114,8 @@ def course_cases(quick):
     for n in (512, 1024, 2048, 4096) if not quick else (512, 1024):
         out.append(Case("matmul float32", f"N={n}",
                         lambda rng, n=n: (rng.standard_normal((n, n)).astype(np.float32),),
-                        lambda xp, x: x @ x, rtol=1e-3, atol=1e-3, flops=2.0 * n**3))
+                        lambda xp, x: x @ x, rtol=1e-3, atol=1e-3, flops=2.0 * n**3,
+                        flops_dtype="float32"))
     for n in (10**6, 10**7, 10**8) if not quick else (10**6, 10**7):
         out.append(Case("sin", f"1e{len(str(n)) - 1}", _vector(n), lambda xp, x: xp.sin(x),
                         rtol=1e-14, bytes_moved=16 * n))

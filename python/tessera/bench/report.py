@@ -51,7 +51,7 @@ def _peer_cell(result, name):
     return f"{result.peer_speedup(name):.2f}x" if peer.status == "ok" else "FAILED"
 
 
-def table(results, triad_bw, peer_names=()):
+def table(results, triad_bw, peer_names=(), fma_peaks=None):
     """One line per case: tessera's and NumPy's medians, NumPy/tessera, then NumPy/peer for
     each peer ('-' where the peer cannot express the case)."""
     peer_header = "".join(f" {n:>9}" for n in peer_names)
@@ -68,7 +68,9 @@ def table(results, triad_bw, peer_names=()):
             bw = c.bytes_moved / r.tessera.median
             notes.append(f"{bw / 1e9:.1f} GB/s = {bw / triad_bw:.0%} of triad")
         if c.flops:
-            notes.append(f"{c.flops / r.tessera.median / 1e9:.1f} GFLOP/s")
+            rate = c.flops / r.tessera.median
+            peak = (fma_peaks or {}).get(c.flops_dtype)
+            notes.append(f"{rate / 1e9:.1f} GFLOP/s" + (f" = {rate / peak:.0%} of FMA peak" if peak else ""))
         notes.append(f"[{_fmt_time(min(r.tessera.samples)).strip()}..{_fmt_time(max(r.tessera.samples)).strip()}]")
         notes += [f"{n}: {p.detail}" for n, p in r.peers.items() if p.status != "ok"]
         peer_cells = "".join(f" {_peer_cell(r, n):>9}" for n in peer_names)
@@ -79,7 +81,7 @@ def table(results, triad_bw, peer_names=()):
     return "\n".join(lines)
 
 
-def to_json(results, triad_bw, device, args, peers=()):
+def to_json(results, triad_bw, device, args, peers=(), fma_peaks=None):
     cases = []
     for r in results:
         entry = {"name": r.case.name, "size": r.case.size, "group": r.case.group, "status": r.status,
@@ -93,6 +95,9 @@ def to_json(results, triad_bw, device, args, peers=()):
                 entry["fraction_of_triad"] = entry["tessera_bandwidth_Bps"] / triad_bw
             if r.case.flops:
                 entry["tessera_gflops"] = r.case.flops / r.tessera.median / 1e9
+                if fma_peaks:
+                    entry["fraction_of_fma_peak"] = (r.case.flops / r.tessera.median
+                                                     / fma_peaks[r.case.flops_dtype])
             entry["peers"] = {
                 name: ({"status": "ok", "seconds": p.timing.summary(), "speedup": r.peer_speedup(name)}
                        if p.status == "ok" else {"status": p.status, "detail": p.detail})
@@ -100,6 +105,7 @@ def to_json(results, triad_bw, device, args, peers=()):
         cases.append(entry)
     return {"machine": machine_info(), "versions": versions(peers), "device": str(device),
             "threads": tp.get_num_threads(), "stream_triad_Bps": triad_bw, "quick": args.quick,
+            "fma_peak_flops": fma_peaks, "blas": tp._core._blas_config(),
             "cases": cases}
 
 

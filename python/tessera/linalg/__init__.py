@@ -44,7 +44,9 @@ def _square(api, a):
 
 
 def _work_dtype(api, *arrays):
-    return np.dtype(_core._linalg_dtype(np.result_type(*[a.dtype for a in arrays]), api))
+    """NumPy's computation dtype: float16 refused, integers and bool as float64, then the
+    widest of the operands."""
+    return np.result_type(*[np.dtype(_core._linalg_dtype(a.dtype, api)) for a in arrays])
 
 
 def _real(dtype):
@@ -91,8 +93,8 @@ def solve(a, b):
     """x with a @ x = b; b is a stack of vectors only when it is 1-d (NumPy 2)."""
     a, b = _asarray(a), _asarray(b)
     _square("solve", a)
-    _work_dtype("solve", a, b)
-    return _core._solve(a, b)
+    t = _work_dtype("solve", a, b)
+    return _core._solve(a.astype(t, copy=False), b.astype(t, copy=False))
 
 
 def inv(a):
@@ -189,6 +191,7 @@ def lstsq(a, b, rcond=None):
     t = _work_dtype("lstsq", a, b)
     if rcond is None:
         rcond = np.finfo(t).eps * builtins.max(m, n)
+    a, b = a.astype(t, copy=False), b.astype(t, copy=False)
     x, rank, s = _core._lstsq(a, b, float(rcond))
     rank_value = int(rank)
     if rank_value == n and m > n:
@@ -247,6 +250,9 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         raise LinAlgError(f"[svd] {a.ndim}-dimensional array given. Array must be at least "
                           "two-dimensional")
     _work_dtype("svd", a)
+    if a.size and not bool(_isfinite_all(a)):
+        # LAPACK's iteration does not converge on NaN or inf; NumPy reports it as such.
+        raise LinAlgError("[svd] SVD did not converge")
     if hermitian:
         _square("svd", a)
         if not compute_uv:
@@ -312,7 +318,7 @@ def eig(a):
     a = _asarray(a)
     _square("eig", a)
     _work_dtype("eig", a)
-    if a.dtype.kind != "c" and a.size and not bool(_isfinite_all(a)):
+    if a.size and not bool(_isfinite_all(a)):
         raise LinAlgError("[eig] Array must not contain infs or NaNs")
     w, v = _core._eig(a, True)
     return EigResult(*_real_if_real(a, w, v))
@@ -395,8 +401,7 @@ def cond(x, p=None):
         r = r.astype(_real(t))
     nan = isnan(r)
     if bool(nan.any()):
-        from .._elementwise import isnan as _isnan
-        nan = nan & ~_isnan(x).any(axis=(-2, -1))
+        nan = nan & ~isnan(x).any(axis=(-2, -1))
         r = where(nan, np.inf, r)
     return r
 
@@ -531,22 +536,23 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def _axis_error(axis, ndim):
-    raise np.exceptions.AxisError(axis, ndim)
+    raise np.exceptions.AxisError(f"[norm] axis {axis} is out of bounds for array of "
+                                  f"dimension {ndim}")
 
 
 def _matrix_norm(x, ord, row, col):
     magnitude = absolute(x)
     if ord in (2, -2):
         s = svd(moveaxis(x, (row, col), (-2, -1)), compute_uv=False)
-        return s.max(axis=-1) if ord == 2 else s.min(axis=-1)
+        return s.max(axis=-1, initial=0) if ord == 2 else s.min(axis=-1)
     if ord == 1 or ord == -1:
         summed = magnitude.sum(axis=row)
         c = col - 1 if col > row else col
-        return summed.max(axis=c) if ord == 1 else summed.min(axis=c)
+        return summed.max(axis=c, initial=0) if ord == 1 else summed.min(axis=c)
     if ord == np.inf or ord == -np.inf:
         summed = magnitude.sum(axis=col)
         r = row - 1 if row > col else row
-        return summed.max(axis=r) if ord == np.inf else summed.min(axis=r)
+        return summed.max(axis=r, initial=0) if ord == np.inf else summed.min(axis=r)
     if ord in (None, "fro", "f"):
         return sqrt((magnitude * magnitude).sum(axis=(row, col)))
     if ord == "nuc":
