@@ -35,6 +35,11 @@ def progress(i, total, name):
     sys.stderr.flush()
 
 
+def _fma_peaks():
+    return {"float64": tp._core._fma_peak_flops(False, 5),
+            "float32": tp._core._fma_peak_flops(True, 5)}
+
+
 def main(argv=None):
     args = parse_args(argv)
     device = tp.Device(args.device) if args.device else tp.get_device()
@@ -52,13 +57,15 @@ def main(argv=None):
                   file=sys.stderr)
     with device:
         triad = tp._core._stream_triad_bandwidth(20_000_000 if not args.quick else 5_000_000, 10)
-        fma_peaks = {"float64": tp._core._fma_peak_flops(False, 5),
-                     "float32": tp._core._fma_peak_flops(True, 5)}
+        fma_peaks = _fma_peaks()
         results = []
         for i, case in enumerate(cases):
             progress(i, len(cases), f"{case.name} {case.size}")
             results.append(run_case(case, budget, peers))
         progress(len(cases), len(cases), "done")
+        # The peak is a ceiling: on a shared machine the best of two readings, one before
+        # and one after the cases, is the nearer estimate of it.
+        fma_peaks = {k: max(v, _fma_peaks()[k]) for k, v in fma_peaks.items()}
     sys.stderr.write("\n")
     header = (f"device {device}, {tp.get_num_threads()} threads; STREAM triad {triad / 1e9:.1f} GB/s; "
               f"FMA peak {fma_peaks['float64'] / 1e9:.1f} GFLOP/s float64, "
