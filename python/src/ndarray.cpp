@@ -247,6 +247,7 @@ void bind_ndarray(nb::module_& m) {
   bind_reductions(m);
   bind_sorting(m);
   bind_linalg(m);
+  bind_fft(m);
   bind_index_functions(m);
 }
 

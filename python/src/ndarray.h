@@ -44,6 +44,7 @@ void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class);
 void bind_reductions(nb::module_& m);
 void bind_sorting(nb::module_& m);
 void bind_linalg(nb::module_& m);
+void bind_fft(nb::module_& m);
 void bind_index_functions(nb::module_& m);
 
 // A ufunc argument as the engine takes it: Python numbers weak (NEP 50), NumPy scalars

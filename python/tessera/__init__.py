@@ -200,7 +200,7 @@ from ._reduction import (
     var,
 )
 
-from . import linalg
+from . import fft, linalg
 
 __version__ = "0.1.0"
 

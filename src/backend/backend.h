@@ -19,6 +19,7 @@ struct Node;
 }
 struct GemmCall;
 struct MatrixBatch;
+struct FftCall;
 
 // How linspace's values are formed: y[i] = (i / div) * delta when `divide_first` (NumPy's
 // path for a step that underflows to zero), else y[i] = i * step; then y[i] += start; the
@@ -142,6 +143,10 @@ class Backend {
   // (of a's real dtype) into s, effective rank (int64) into rank.
   virtual void lstsq(const MatrixBatch& a, const MatrixBatch& b, const Array& s,
                      const Array& rank, double rcond, const Array& info) = 0;
+
+  // The unnormalized FFT the descriptor describes (fft_call.h): complex64/float32 or
+  // complex128/float64; a complex-to-real call may overwrite its input.
+  virtual void fft(const FftCall& call) = 0;
 };
 
 Backend& backend_for(Device device);

@@ -25,6 +25,7 @@ void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array
 void flat_nonzero(const Array& mask, const Array& out);
 int64_t count_true(const Array& mask);
 void gemm(const GemmCall& call);
+void fft(const FftCall& call);
 void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info);
 void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info);
 void cholesky(const MatrixBatch& a, bool upper, const Array& info);

@@ -1,0 +1,296 @@
+"""tessera.fft: numpy.fft on tessera arrays. Transforms run in the backend's FFT library
+(FFTW3 on the CPU, threaded, plans cached); n=/s= padding and truncation, axes and norm=
+are NumPy's, applied here. Single precision stays single precision, as in NumPy 2."""
+
+import math
+import operator
+
+import numpy as np
+
+from .. import _core
+from .._creation import arange, zeros
+from .._elementwise import _asarray, conjugate, multiply
+from .._joining import concatenate, roll
+
+__all__ = [
+    "fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift",
+    "ihfft", "irfft", "irfft2", "irfftn", "rfft", "rfft2", "rfftfreq", "rfftn",
+]
+
+_SWAPPED = {"backward": "forward", "forward": "backward", "ortho": "ortho"}
+
+
+def _norm(norm):
+    if norm is None:
+        return "backward"
+    if norm not in _SWAPPED:
+        raise ValueError(f'[fft] Invalid norm value {norm}; should be "backward","ortho" or '
+                         '"forward".')
+    return norm
+
+
+def _scaled(x, n, norm, forward):
+    """The unnormalized transform x scaled as `norm` asks, for a transform of n points."""
+    if norm == "ortho":
+        return multiply(x, 1.0 / math.sqrt(n)) if n else x
+    if (norm == "forward") == forward:
+        return multiply(x, 1.0 / n) if n else x
+    return x
+
+
+def _axis(api, axis, ndim):
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"[{api}] axis must be an integer, got {axis!r}") from None
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array of "
+                                      f"dimension {ndim}")
+    return axis % ndim
+
+
+def _points(api, n):
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError(f"[{api}] n must be an integer, got {n!r}") from None
+    if n < 1:
+        raise ValueError(f"[{api}] Invalid number of FFT data points ({n}) specified.")
+    return n
+
+
+def _resized(a, axis, n):
+    """a truncated or zero-padded to length n along axis."""
+    m = a.shape[axis]
+    if m == n:
+        return a
+    index = [slice(None)] * a.ndim
+    if m > n:
+        index[axis] = slice(0, n)
+        return a[tuple(index)]
+    shape = list(a.shape)
+    shape[axis] = n
+    padded = zeros(tuple(shape), dtype=a.dtype)
+    index[axis] = slice(0, m)
+    padded[tuple(index)] = a
+    return padded
+
+
+def _finish(result, out):
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def _one_axis(api, a, n, axis, real_output=False):
+    a = _asarray(a)
+    if a.ndim == 0:
+        raise np.exceptions.AxisError(f"[{api}] a 0-d array has no axis {axis} to transform")
+    axis = _axis(api, axis, a.ndim)
+    if n is None:
+        n = 2 * (a.shape[axis] - 1) if real_output else a.shape[axis]
+    return a, _points(api, n), axis
+
+
+def fft(a, n=None, axis=-1, norm=None, out=None):
+    """The one-dimensional discrete Fourier transform."""
+    norm = _norm(norm)
+    a, n, axis = _one_axis("fft", a, n, axis)
+    result = _core._fft_c2c(_resized(a, axis, n), [axis], True)
+    return _finish(_scaled(result, n, norm, True), out)
+
+
+def ifft(a, n=None, axis=-1, norm=None, out=None):
+    """The one-dimensional inverse discrete Fourier transform."""
+    norm = _norm(norm)
+    a, n, axis = _one_axis("ifft", a, n, axis)
+    result = _core._fft_c2c(_resized(a, axis, n), [axis], False)
+    return _finish(_scaled(result, n, norm, False), out)
+
+
+def _real_input(api, a):
+    if a.dtype.kind == "c":
+        raise TypeError(f"[{api}] the input must be real, got {a.dtype}")
+    return a
+
+
+def rfft(a, n=None, axis=-1, norm=None, out=None):
+    """The transform of real input: the n//2+1 non-negative frequencies."""
+    norm = _norm(norm)
+    a, n, axis = _one_axis("rfft", a, n, axis)
+    result = _core._fft_r2c(_resized(_real_input("rfft", a), axis, n), [axis])
+    return _finish(_scaled(result, n, norm, True), out)
+
+
+def irfft(a, n=None, axis=-1, norm=None, out=None):
+    """The inverse of rfft: n real values (default 2*(m-1)) from m non-negative
+    frequencies."""
+    norm = _norm(norm)
+    a, n, axis = _one_axis("irfft", a, n, axis, real_output=True)
+    result = _core._fft_c2r(_resized(a, axis, n // 2 + 1), [axis], n)
+    return _finish(_scaled(result, n, norm, False), out)
+
+
+def hfft(a, n=None, axis=-1, norm=None, out=None):
+    """The transform of a Hermitian-symmetric signal given by its first half: real."""
+    norm = _norm(norm)
+    a = _asarray(a)
+    return irfft(conjugate(a), n, axis, _SWAPPED[norm], out)
+
+
+def ihfft(a, n=None, axis=-1, norm=None, out=None):
+    """The inverse of hfft: the first half of a Hermitian-symmetric spectrum."""
+    norm = _norm(norm)
+    result = conjugate(rfft(a, n, axis, _SWAPPED[norm]))
+    return _finish(result, out)
+
+
+def _shape_and_axes(api, a, s, axes):
+    """NumPy's s= and axes= rules: axes default to all (or the last len(s)), s to the
+    lengths of the axes."""
+    if s is not None:
+        try:
+            s = list(s)
+        except TypeError:
+            raise TypeError(f"[{api}] s must be a sequence of integers") from None
+    if axes is None:
+        axes = list(range(a.ndim)) if s is None else list(range(a.ndim - len(s), a.ndim))
+    else:
+        try:
+            axes = [operator.index(x) for x in axes]
+        except TypeError:
+            raise TypeError(f"[{api}] axes must be a sequence of integers") from None
+    if s is not None and len(s) != len(axes):
+        raise ValueError(f"[{api}] Shape and axes have different lengths.")
+    axes = [_axis(api, x, a.ndim) for x in axes]
+    if s is None:
+        s = [a.shape[x] for x in axes]
+    s = [a.shape[x] if v is None else _points(api, v) for v, x in zip(s, axes)]
+    return s, axes
+
+
+def _complex_nd(api, a, s, axes, norm, out, forward):
+    norm = _norm(norm)
+    a = _asarray(a)
+    s, axes = _shape_and_axes(api, a, s, axes)
+    if not axes:
+        return _finish(a.copy(), out)  # nothing to transform: NumPy returns the input
+    for n, x in zip(s, axes):
+        a = _resized(a, x, n)
+    if len(set(axes)) == len(axes):
+        result = _core._fft_c2c(a, axes, forward)
+    else:
+        # A repeated axis is transformed once per mention, as NumPy does.
+        result = a
+        for x in axes:
+            result = _core._fft_c2c(result, [x], forward)
+    return _finish(_scaled(result, math.prod(s), norm, forward), out)
+
+
+def fftn(a, s=None, axes=None, norm=None, out=None):
+    """The N-dimensional discrete Fourier transform over `axes`."""
+    return _complex_nd("fftn", a, s, axes, norm, out, True)
+
+
+def ifftn(a, s=None, axes=None, norm=None, out=None):
+    """The N-dimensional inverse discrete Fourier transform over `axes`."""
+    return _complex_nd("ifftn", a, s, axes, norm, out, False)
+
+
+def fft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """The two-dimensional discrete Fourier transform."""
+    return _complex_nd("fft2", a, s, axes, norm, out, True)
+
+
+def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """The two-dimensional inverse discrete Fourier transform."""
+    return _complex_nd("ifft2", a, s, axes, norm, out, False)
+
+
+def rfftn(a, s=None, axes=None, norm=None, out=None):
+    """The N-dimensional transform of real input: the last axis keeps n//2+1 values."""
+    norm = _norm(norm)
+    a = _real_input("rfftn", _asarray(a))
+    s, axes = _shape_and_axes("rfftn", a, s, axes)
+    if not axes:
+        raise ValueError("[rfftn] at least one axis must be transformed")
+    for n, x in zip(s, axes):
+        a = _resized(a, x, n)
+    if len(set(axes)) == len(axes):
+        result = _core._fft_r2c(a, axes)
+    else:
+        result = _core._fft_r2c(a, [axes[-1]])
+        for x in axes[:-1]:
+            result = _core._fft_c2c(result, [x], True)
+    return _finish(_scaled(result, math.prod(s), norm, True), out)
+
+
+def irfftn(a, s=None, axes=None, norm=None, out=None):
+    """The inverse of rfftn: real output of lengths s (the last default 2*(m-1))."""
+    norm = _norm(norm)
+    a = _asarray(a)
+    given = s is not None
+    s, axes = _shape_and_axes("irfftn", a, s, axes)
+    if not axes:
+        raise ValueError("[irfftn] at least one axis must be transformed")
+    if not given:
+        s[-1] = 2 * (a.shape[axes[-1]] - 1)
+        _points("irfftn", s[-1])
+    for n, x in zip(s[:-1], axes[:-1]):
+        a = _resized(a, x, n)
+    a = _resized(a, axes[-1], s[-1] // 2 + 1)
+    if len(set(axes)) == len(axes):
+        result = _core._fft_c2r(a, axes, s[-1])
+    else:
+        for x in axes[:-1]:
+            a = _core._fft_c2c(a, [x], False)
+        result = _core._fft_c2r(a, [axes[-1]], s[-1])
+    return _finish(_scaled(result, math.prod(s), norm, False), out)
+
+
+def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """The two-dimensional transform of real input."""
+    return rfftn(a, s, axes, norm, out)
+
+
+def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
+    """The inverse of rfft2."""
+    return irfftn(a, s, axes, norm, out)
+
+
+def fftfreq(n, d=1.0, device=None):
+    """The sample frequencies of an n-point transform with sample spacing d."""
+    n = operator.index(n)
+    positive = arange(0, (n - 1) // 2 + 1, dtype=np.int64, device=device)
+    negative = arange(-(n // 2), 0, dtype=np.int64, device=device)
+    return multiply(concatenate((positive, negative)), 1.0 / (n * d))
+
+
+def rfftfreq(n, d=1.0, device=None):
+    """The non-negative sample frequencies of an n-point real transform."""
+    n = operator.index(n)
+    return multiply(arange(0, n // 2 + 1, dtype=np.int64, device=device), 1.0 / (n * d))
+
+
+def _shifts(x, axes, sign):
+    if axes is None:
+        axes = tuple(range(x.ndim))
+    elif isinstance(axes, int):
+        return sign * (x.shape[axes] // 2), axes
+    return tuple(sign * (x.shape[ax] // 2) for ax in axes), axes
+
+
+def fftshift(x, axes=None):
+    """The zero frequency moved to the centre."""
+    x = _asarray(x)
+    shift, axes = _shifts(x, axes, 1)
+    return roll(x, shift, axes)
+
+
+def ifftshift(x, axes=None):
+    """The inverse of fftshift."""
+    x = _asarray(x)
+    shift, axes = _shifts(x, axes, -1)
+    return roll(x, shift, axes)
+
