@@ -12,6 +12,7 @@
 #include "tessera/indexing.h"
 #include "tessera/linalg.h"
 #include "tessera/memory.h"
+#include "tessera/random.h"
 #include "tessera/reduction.h"
 #include "tessera/scalar.h"
 #include "tessera/sorting.h"

@@ -248,6 +248,7 @@ void bind_ndarray(nb::module_& m) {
   bind_sorting(m);
   bind_linalg(m);
   bind_fft(m);
+  bind_random(m);
   bind_index_functions(m);
 }
 

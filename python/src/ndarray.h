@@ -45,6 +45,7 @@ void bind_reductions(nb::module_& m);
 void bind_sorting(nb::module_& m);
 void bind_linalg(nb::module_& m);
 void bind_fft(nb::module_& m);
+void bind_random(nb::module_& m);
 void bind_index_functions(nb::module_& m);
 
 // A ufunc argument as the engine takes it: Python numbers weak (NEP 50), NumPy scalars

@@ -200,7 +200,7 @@ from ._reduction import (
     var,
 )
 
-from . import fft, linalg
+from . import fft, linalg, random
 
 __version__ = "0.1.0"
 

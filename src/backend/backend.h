@@ -20,6 +20,7 @@ struct Node;
 struct GemmCall;
 struct MatrixBatch;
 struct FftCall;
+struct RandomCall;
 
 // How linspace's values are formed: y[i] = (i / div) * delta when `divide_first` (NumPy's
 // path for a step that underflows to zero), else y[i] = i * step; then y[i] += start; the
@@ -147,6 +148,9 @@ class Backend {
   // The unnormalized FFT the descriptor describes (fft_call.h): complex64/float32 or
   // complex128/float64; a complex-to-real call may overwrite its input.
   virtual void fft(const FftCall& call) = 0;
+
+  // Fills call.out from the generator stream the descriptor selects (random_call.h).
+  virtual void random(const RandomCall& call) = 0;
 };
 
 Backend& backend_for(Device device);

@@ -80,6 +80,7 @@ class CpuBackend final : public Backend {
   int64_t count_true(const Array& mask) override { return cpu::count_true(mask); }
   void gemm(const GemmCall& call) override { cpu::gemm(call); }
   void fft(const FftCall& call) override { cpu::fft(call); }
+  void random(const RandomCall& call) override { cpu::random(call); }
   void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info) override {
     cpu::lu_factor(a, pivots, info);
   }

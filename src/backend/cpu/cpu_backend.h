@@ -26,6 +26,7 @@ void flat_nonzero(const Array& mask, const Array& out);
 int64_t count_true(const Array& mask);
 void gemm(const GemmCall& call);
 void fft(const FftCall& call);
+void random(const RandomCall& call);
 void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info);
 void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info);
 void cholesky(const MatrixBatch& a, bool upper, const Array& info);

@@ -61,6 +61,7 @@ class CudaBackendStub final : public Backend {
   void flat_nonzero(const Array&, const Array&) override { unsupported("nonzero"); }
   void gemm(const GemmCall&) override { unsupported("matmul"); }
   void fft(const FftCall&) override { unsupported("fft"); }
+  void random(const RandomCall&) override { unsupported("random"); }
   void lu_factor(const MatrixBatch&, const Array&, const Array&) override { unsupported("lu"); }
   void solve(const MatrixBatch&, const MatrixBatch&, const Array&) override {
     unsupported("solve");
