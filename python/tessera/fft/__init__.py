@@ -3,7 +3,9 @@
 are NumPy's, applied here. Single precision stays single precision, as in NumPy 2."""
 
 import math
+import numbers
 import operator
+import warnings
 
 import numpy as np
 
@@ -76,9 +78,17 @@ def _resized(a, axis, n):
     return padded
 
 
-def _finish(result, out):
+def _finish(result, out, api="fft"):
+    """The result, or out holding it: out must have its shape, and take its dtype under
+    same_kind casting, as NumPy's ufunc-style out= requires."""
     if out is None:
         return result
+    if out.shape != result.shape:
+        raise ValueError(f"[{api}] out has wrong shape {out.shape}; the result has shape "
+                         f"{result.shape}")
+    if not np.can_cast(result.dtype, out.dtype, "same_kind"):
+        raise TypeError(f"[{api}] Cannot cast the result from {result.dtype} to out's "
+                        f"{out.dtype} with casting rule 'same_kind'")
     out[...] = result
     return out
 
@@ -129,7 +139,12 @@ def irfft(a, n=None, axis=-1, norm=None, out=None):
     norm = _norm(norm)
     a, n, axis = _one_axis("irfft", a, n, axis, real_output=True)
     result = _core._fft_c2r(_resized(a, axis, n // 2 + 1), [axis], n)
-    return _finish(_scaled(result, n, norm, False), out)
+    return _finish(_half_kept(a, _scaled(result, n, norm, False)), out, "irfft")
+
+
+def _half_kept(a, result):
+    """float16 input gives float16 real output, as NumPy's inverse real transforms do."""
+    return result.astype(np.float16) if a.dtype == np.float16 else result
 
 
 def hfft(a, n=None, axis=-1, norm=None, out=None):
@@ -148,14 +163,26 @@ def ihfft(a, n=None, axis=-1, norm=None, out=None):
 
 def _shape_and_axes(api, a, s, axes):
     """NumPy's s= and axes= rules: axes default to all (or the last len(s)), s to the
-    lengths of the axes."""
+    lengths of the axes; -1 (or, deprecated, None) in s means the whole axis."""
     if s is not None:
         try:
             s = list(s)
         except TypeError:
             raise TypeError(f"[{api}] s must be a sequence of integers") from None
+        if axes is None:
+            warnings.warn(f"[{api}] `axes` should not be `None` if `s` is not `None` (deprecated "
+                          "in NumPy 2.0)", DeprecationWarning, stacklevel=4)
+        if any(v is None for v in s):
+            warnings.warn(f"[{api}] Passing an array containing `None` values to `s` is "
+                          "deprecated in NumPy 2.0", DeprecationWarning, stacklevel=4)
     if axes is None:
-        axes = list(range(a.ndim)) if s is None else list(range(a.ndim - len(s), a.ndim))
+        if s is None:
+            axes = list(range(a.ndim))
+        else:
+            if len(s) > a.ndim:
+                raise np.exceptions.AxisError(f"[{api}] s has {len(s)} entries for an array "
+                                              f"of dimension {a.ndim}")
+            axes = list(range(a.ndim - len(s), a.ndim))
     else:
         try:
             axes = [operator.index(x) for x in axes]
@@ -166,8 +193,15 @@ def _shape_and_axes(api, a, s, axes):
     axes = [_axis(api, x, a.ndim) for x in axes]
     if s is None:
         s = [a.shape[x] for x in axes]
-    s = [a.shape[x] if v is None else _points(api, v) for v, x in zip(s, axes)]
+    s = [a.shape[x] if v is None or v == -1 else _points(api, v) for v, x in zip(s, axes)]
     return s, axes
+
+
+def _out_for_nd(api, a, s, axes, out):
+    """NumPy applies out= to each axis' transform in turn, so it refuses it when s changes
+    an axis' length."""
+    if out is not None and any(a.shape[x] != n for n, x in zip(s, axes)):
+        raise ValueError(f"[{api}] out= cannot be combined with an s that changes the shape")
 
 
 def _complex_nd(api, a, s, axes, norm, out, forward):
@@ -175,17 +209,18 @@ def _complex_nd(api, a, s, axes, norm, out, forward):
     a = _asarray(a)
     s, axes = _shape_and_axes(api, a, s, axes)
     if not axes:
-        return _finish(a.copy(), out)  # nothing to transform: NumPy returns the input
+        return _finish(a.copy(), out, api)  # nothing to transform: NumPy returns the input
+    _out_for_nd(api, a, s, axes, out)
+    if len(set(axes)) < len(axes):
+        # A repeated axis is transformed once per mention, last first, as NumPy does.
+        one = fft if forward else ifft
+        for n, x in reversed(list(zip(s, axes))):
+            a = one(a, n, x, norm)
+        return _finish(a, out, api)
     for n, x in zip(s, axes):
         a = _resized(a, x, n)
-    if len(set(axes)) == len(axes):
-        result = _core._fft_c2c(a, axes, forward)
-    else:
-        # A repeated axis is transformed once per mention, as NumPy does.
-        result = a
-        for x in axes:
-            result = _core._fft_c2c(result, [x], forward)
-    return _finish(_scaled(result, math.prod(s), norm, forward), out)
+    result = _core._fft_c2c(a, axes, forward)
+    return _finish(_scaled(result, math.prod(s), norm, forward), out, api)
 
 
 def fftn(a, s=None, axes=None, norm=None, out=None):
@@ -208,45 +243,50 @@ def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     return _complex_nd("ifft2", a, s, axes, norm, out, False)
 
 
+def _real_nd_axes(api, a, s, axes):
+    s, axes = _shape_and_axes(api, a, s, axes)
+    if not axes:
+        raise IndexError(f"[{api}] at least one axis must be transformed")
+    return s, axes
+
+
 def rfftn(a, s=None, axes=None, norm=None, out=None):
     """The N-dimensional transform of real input: the last axis keeps n//2+1 values."""
     norm = _norm(norm)
-    a = _real_input("rfftn", _asarray(a))
-    s, axes = _shape_and_axes("rfftn", a, s, axes)
-    if not axes:
-        raise ValueError("[rfftn] at least one axis must be transformed")
+    a = _asarray(a)
+    s, axes = _real_nd_axes("rfftn", a, s, axes)
+    _real_input("rfftn", a)
+    _out_for_nd("rfftn", a, s, axes, out)
+    if len(set(axes)) < len(axes):
+        a = rfft(a, s[-1], axes[-1], norm)
+        for n, x in reversed(list(zip(s[:-1], axes[:-1]))):
+            a = fft(a, n, x, norm)
+        return _finish(a, out, "rfftn")
     for n, x in zip(s, axes):
         a = _resized(a, x, n)
-    if len(set(axes)) == len(axes):
-        result = _core._fft_r2c(a, axes)
-    else:
-        result = _core._fft_r2c(a, [axes[-1]])
-        for x in axes[:-1]:
-            result = _core._fft_c2c(result, [x], True)
-    return _finish(_scaled(result, math.prod(s), norm, True), out)
+    result = _core._fft_r2c(a, axes)
+    return _finish(_scaled(result, math.prod(s), norm, True), out, "rfftn")
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None):
     """The inverse of rfftn: real output of lengths s (the last default 2*(m-1))."""
     norm = _norm(norm)
     a = _asarray(a)
-    given = s is not None
-    s, axes = _shape_and_axes("irfftn", a, s, axes)
-    if not axes:
-        raise ValueError("[irfftn] at least one axis must be transformed")
+    s, axes = _real_nd_axes("irfftn", a, s0 := s, axes)
+    given = s0 is not None and s0[-1] not in (None, -1)
     if not given:
-        s[-1] = 2 * (a.shape[axes[-1]] - 1)
-        _points("irfftn", s[-1])
+        s[-1] = _points("irfftn", 2 * (a.shape[axes[-1]] - 1))
+    if len(set(axes)) < len(axes):
+        for n, x in zip(s[:-1], axes[:-1]):
+            a = ifft(a, n, x, norm)
+        return _finish(_half_kept(a, irfft(a, s[-1], axes[-1], norm)), out, "irfftn")
+    half = a
     for n, x in zip(s[:-1], axes[:-1]):
-        a = _resized(a, x, n)
-    a = _resized(a, axes[-1], s[-1] // 2 + 1)
-    if len(set(axes)) == len(axes):
-        result = _core._fft_c2r(a, axes, s[-1])
-    else:
-        for x in axes[:-1]:
-            a = _core._fft_c2c(a, [x], False)
-        result = _core._fft_c2r(a, [axes[-1]], s[-1])
-    return _finish(_scaled(result, math.prod(s), norm, False), out)
+        half = _resized(half, x, n)
+    half = _resized(half, axes[-1], s[-1] // 2 + 1)
+    result = _scaled(_core._fft_c2r(half, axes, s[-1]), math.prod(s), norm, False)
+    # NumPy keeps float16 only for one axis (more go through a complex64 transform first).
+    return _finish(_half_kept(a, result) if len(axes) == 1 else result, out, "irfftn")
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
@@ -259,9 +299,20 @@ def irfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
     return irfftn(a, s, axes, norm, out)
 
 
+def _frequency_count(api, n, d):
+    if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+        raise ValueError(f"[{api}] n should be an integer, got {n!r}")
+    n = int(n)
+    if n < 0 and api == "fftfreq":  # rfftfreq's n // 2 + 1 frequencies are then none
+        raise ValueError(f"[{api}] n must be non-negative, got {n}")
+    if n == 0 or d == 0:
+        raise ZeroDivisionError(f"[{api}] float division by zero (n={n}, d={d})")
+    return n
+
+
 def fftfreq(n, d=1.0, device=None):
     """The sample frequencies of an n-point transform with sample spacing d."""
-    n = operator.index(n)
+    n = _frequency_count("fftfreq", n, d)
     positive = arange(0, (n - 1) // 2 + 1, dtype=np.int64, device=device)
     negative = arange(-(n // 2), 0, dtype=np.int64, device=device)
     return multiply(concatenate((positive, negative)), 1.0 / (n * d))
@@ -269,28 +320,32 @@ def fftfreq(n, d=1.0, device=None):
 
 def rfftfreq(n, d=1.0, device=None):
     """The non-negative sample frequencies of an n-point real transform."""
-    n = operator.index(n)
+    n = _frequency_count("rfftfreq", n, d)
     return multiply(arange(0, n // 2 + 1, dtype=np.int64, device=device), 1.0 / (n * d))
 
 
-def _shifts(x, axes, sign):
+def _shifts(api, x, axes, sign):
+    if x.ndim == 0:
+        raise ValueError(f"[{api}] a 0-d array has no axis to shift")
     if axes is None:
         axes = tuple(range(x.ndim))
-    elif isinstance(axes, int):
+    elif isinstance(axes, numbers.Integral):
+        axes = _axis(api, axes, x.ndim)
         return sign * (x.shape[axes] // 2), axes
+    axes = tuple(_axis(api, ax, x.ndim) for ax in axes)
     return tuple(sign * (x.shape[ax] // 2) for ax in axes), axes
 
 
 def fftshift(x, axes=None):
     """The zero frequency moved to the centre."""
     x = _asarray(x)
-    shift, axes = _shifts(x, axes, 1)
+    shift, axes = _shifts("fftshift", x, axes, 1)
     return roll(x, shift, axes)
 
 
 def ifftshift(x, axes=None):
     """The inverse of fftshift."""
     x = _asarray(x)
-    shift, axes = _shifts(x, axes, -1)
+    shift, axes = _shifts("ifftshift", x, axes, -1)
     return roll(x, shift, axes)
 
