@@ -19,6 +19,7 @@ class Case:
     flops: float | None = None       # floating-point operations of one run
     flops_dtype: str = "float64"     # whose FMA peak the flop rate is measured against
     mutates: bool = False            # run() writes into its inputs
+    statistical: bool = False        # random output: compared by its moments, not its values
     group: str = "core"
 
 
@@ -120,6 +121,14 @@ def course_cases(quick):
         out.append(Case("sin", f"1e{len(str(n)) - 1}", _vector(n), lambda xp, x: xp.sin(x),
                         rtol=1e-14, bytes_moved=16 * n))
     out.append(Case("add latency", "3 elems", _vector(3), lambda xp, x: x + x, rtol=0))
+    # Random numbers: the legacy call the issue names, and the Generator API. tessera's
+    # stream is Philox, NumPy's MT19937/PCG64: the results agree in distribution only.
+    n = 10**7 if not quick else 10**6
+    out.append(Case("random.normal", f"1e{len(str(n)) - 1}", lambda rng: (),
+                    lambda xp: xp.random.normal(size=n), atol=0.01, statistical=True))
+    out.append(Case("Generator.normal", f"1e{len(str(n)) - 1}", lambda rng: (),
+                    lambda xp, g={}: g.setdefault(xp, xp.random.default_rng(0)).normal(size=n),
+                    atol=0.01, statistical=True))
     return out
 
 

@@ -98,6 +98,12 @@ def _check(case, got, want):
         raise AssertionError(f"shape {got.shape} != NumPy's {want.shape}")
     if got.dtype != want.dtype:
         raise AssertionError(f"dtype {got.dtype} != NumPy's {want.dtype}")
+    if case.statistical:
+        for name, moment in (("mean", np.mean), ("std", np.std)):
+            if abs(moment(got) - moment(want)) > case.atol:
+                raise AssertionError(f"{name} {moment(got):.4g} differs from NumPy's "
+                                     f"{moment(want):.4g} by more than {case.atol}")
+        return
     if not np.allclose(got, want, rtol=case.rtol, atol=case.atol, equal_nan=True):
         err = np.max(np.abs(got.astype(np.complex128) - want.astype(np.complex128)))
         raise AssertionError(f"differs from NumPy: max abs error {err:.3g} beyond rtol={case.rtol}, atol={case.atol}")

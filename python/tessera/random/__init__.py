@@ -91,6 +91,10 @@ def _parameters(api, size, *params):
     return shape, [broadcast_to(a, shape) for a in arrays]
 
 
+def _is_number(x):
+    return isinstance(x, (numbers.Real, np.floating, np.integer)) and not isinstance(x, bool)
+
+
 def _require(api, condition, message):
     if bool(condition.any() if isinstance(condition, ndarray) else condition):
         raise ValueError(f"[{api}] {message}")
@@ -107,9 +111,12 @@ def _float_dtype(api, dtype):
 def _into(out, result, api):
     if out is None:
         return result
-    if out.shape != result.shape or out.dtype != result.dtype:
-        raise ValueError(f"[{api}] out has shape {out.shape} and dtype {out.dtype}; it must "
-                         f"have shape {result.shape} and dtype {result.dtype}")
+    if out.dtype != result.dtype:
+        raise TypeError(f"[{api}] Supplied output array has the wrong type: {out.dtype}; "
+                        f"the result is {result.dtype}")
+    if out.shape != result.shape:
+        raise ValueError(f"[{api}] size must match out.shape when used together: out has "
+                         f"shape {out.shape}, the result {result.shape}")
     out[...] = result
     return out
 
@@ -148,15 +155,29 @@ class Generator:
 
     def normal(self, loc=0.0, scale=1.0, size=None):
         """Normal variates: loc + scale * a standard normal."""
+        if _is_number(loc) and _is_number(scale):
+            # Scalar parameters: no broadcast arrays, and no pass for loc=0, scale=1.
+            if scale < 0:
+                raise ValueError("[normal] scale < 0")
+            shape = _size("normal", size)
+            z = self._engine.standard_normal(() if shape is None else shape, np.float64)
+            z = z if scale == 1 else multiply(z, float(scale))
+            return z if loc == 0 else add(z, float(loc))
         shape, (loc, scale) = _parameters("normal", _size("normal", size), loc, scale)
         _require("normal", scale < 0, "scale < 0")
         return add(loc, multiply(scale, self._engine.standard_normal(shape, np.float64)))
 
     def uniform(self, low=0.0, high=1.0, size=None):
         """Uniform variates on [low, high)."""
+        return self._uniform(low, high, size, ordered=True)
+
+    def _uniform(self, low, high, size, ordered):
         shape, (low, high) = _parameters("uniform", _size("uniform", size), low, high)
         span = subtract(high, low)
-        _require("uniform", ~isfinite(span), "high - low range exceeds valid bounds")
+        if ordered:
+            _require("uniform", span < 0, "high - low < 0")
+        if bool((~isfinite(span)).any()):
+            raise OverflowError("[uniform] high - low range exceeds valid bounds")
         return add(low, multiply(span, self._engine.random(shape, np.float64)))
 
     def exponential(self, scale=1.0, size=None):
@@ -377,7 +398,9 @@ class RandomState:
         return self._generator.normal(loc, scale, size)
 
     def uniform(self, low=0.0, high=1.0, size=None):
-        return self._generator.uniform(low, high, size)
+        """Uniform variates between low and high (high < low allowed, as in NumPy's
+        legacy API)."""
+        return self._generator._uniform(low, high, size, ordered=False)
 
     def exponential(self, scale=1.0, size=None):
         return self._generator.exponential(scale, size)
