@@ -177,6 +177,20 @@ from ._products import (
     vecdot,
     vecmat,
 )
+from ._polynomial import (
+    poly,
+    poly1d,
+    polyadd,
+    polyder,
+    polydiv,
+    polyfit,
+    polyint,
+    polymul,
+    polysub,
+    polyval,
+    roots,
+    vander,
+)
 from ._matrices import diag, diagflat, diagonal, meshgrid, trace, tri, tril, triu
 from ._reduction import (
     all,
