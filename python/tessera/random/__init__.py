@@ -153,32 +153,37 @@ class Generator:
                              f"{method!r}")
         return self._standard("standard_exponential", "standard_exponential", size, dtype, out)
 
-    def normal(self, loc=0.0, scale=1.0, size=None):
-        """Normal variates: loc + scale * a standard normal."""
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=np.float64):
+        """Normal variates: loc + scale * a standard normal. dtype=float32 draws float32
+        variates natively (CuPy's extension of NumPy's signature)."""
+        dtype = _float_dtype("normal", dtype)
         if _is_number(loc) and _is_number(scale):
             # Scalar parameters: no broadcast arrays, and no pass for loc=0, scale=1.
             if scale < 0:
                 raise ValueError("[normal] scale < 0")
             shape = _size("normal", size)
-            z = self._engine.standard_normal(() if shape is None else shape, np.float64)
+            z = self._engine.standard_normal(() if shape is None else shape, dtype)
             z = z if scale == 1 else multiply(z, float(scale))
             return z if loc == 0 else add(z, float(loc))
         shape, (loc, scale) = _parameters("normal", _size("normal", size), loc, scale)
         _require("normal", scale < 0, "scale < 0")
-        return add(loc, multiply(scale, self._engine.standard_normal(shape, np.float64)))
+        z = self._engine.standard_normal(shape, dtype)
+        return add(loc, multiply(scale, z)).astype(dtype, copy=False)
 
-    def uniform(self, low=0.0, high=1.0, size=None):
-        """Uniform variates on [low, high)."""
-        return self._uniform(low, high, size, ordered=True)
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=np.float64):
+        """Uniform variates on [low, high); dtype=float32 draws float32 (CuPy's extension)."""
+        return self._uniform(low, high, size, True, dtype)
 
-    def _uniform(self, low, high, size, ordered):
+    def _uniform(self, low, high, size, ordered, dtype=np.float64):
+        dtype = _float_dtype("uniform", dtype)
         shape, (low, high) = _parameters("uniform", _size("uniform", size), low, high)
         span = subtract(high, low)
         if ordered:
             _require("uniform", span < 0, "high - low < 0")
         if bool((~isfinite(span)).any()):
             raise OverflowError("[uniform] high - low range exceeds valid bounds")
-        return add(low, multiply(span, self._engine.random(shape, np.float64)))
+        u = self._engine.random(shape, dtype)
+        return add(low, multiply(span, u)).astype(dtype, copy=False)
 
     def exponential(self, scale=1.0, size=None):
         """Exponential variates of the given scale."""
@@ -394,13 +399,13 @@ class RandomState:
     def standard_normal(self, size=None):
         return self._generator.standard_normal(size)
 
-    def normal(self, loc=0.0, scale=1.0, size=None):
-        return self._generator.normal(loc, scale, size)
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype=np.float64):
+        return self._generator.normal(loc, scale, size, dtype)
 
-    def uniform(self, low=0.0, high=1.0, size=None):
+    def uniform(self, low=0.0, high=1.0, size=None, dtype=np.float64):
         """Uniform variates between low and high (high < low allowed, as in NumPy's
         legacy API)."""
-        return self._generator._uniform(low, high, size, ordered=False)
+        return self._generator._uniform(low, high, size, False, dtype)
 
     def exponential(self, scale=1.0, size=None):
         return self._generator.exponential(scale, size)
