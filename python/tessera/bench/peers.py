@@ -197,7 +197,24 @@ class Jax(Peer):
 
             return lax.while_loop(more, body, (0, p, jnp.inf))[1]
 
-        special = {"Jacobi step": jacobi_step, "Jacobi solve": jacobi_solve}
+        class KeyedRandom:
+            """NumPy's random calls on jax.random, whose generators take an explicit key."""
+
+            key = jax.random.key(0)
+
+            def normal(self, loc=0.0, scale=1.0, size=None):
+                shape = (size,) if isinstance(size, int) else tuple(size)
+                return loc + scale * jax.random.normal(self.key, shape, dtype=jnp.float64)
+
+            def default_rng(self, seed=None):
+                return self
+
+        class WithRandom:
+            random = KeyedRandom()
+
+        special = {"Jacobi step": jacobi_step, "Jacobi solve": jacobi_solve,
+                   "random.normal": lambda: case.run(WithRandom()),
+                   "Generator.normal": lambda: case.run(WithRandom())}
         program = special.get(case.name) or (lambda *a: case.run(jnp, *a))
         return jax.jit(program)
 
