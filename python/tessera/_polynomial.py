@@ -27,10 +27,12 @@ def vander(x, N=None, increasing=False):
     if x.ndim != 1:
         raise ValueError("[vander] x must be a one-dimensional array or sequence.")
     n = x.shape[0] if N is None else int(N)
+    # NumPy's dtype: x's promoted with int (float32 becomes float64, bool int64).
+    x = x.astype(np.promote_types(x.dtype, np.int64), copy=False)
     powers = arange(n) if increasing else arange(n - 1, -1, -1)
     if n == 0:
-        return zeros((x.shape[0], 0), dtype=np.result_type(x.dtype, np.int64))
-    return x[:, None] ** powers[None, :].astype(x.dtype if x.dtype.kind != "b" else np.int64)
+        return zeros((x.shape[0], 0), dtype=x.dtype)
+    return x[:, None] ** powers[None, :].astype(x.dtype)
 
 
 def polyval(p, x):
@@ -121,7 +123,7 @@ def roots(p):
         companion[0, :] = -p[1:] / p[0]
         result = eigvals(asarray(companion))
     else:
-        result = asarray(np.array([], dtype=p.dtype))
+        result = asarray(np.array([]))  # NumPy's: float64 whatever the coefficients
     if trailing:
         result = concatenate((result, zeros(trailing, dtype=result.dtype)))
     return result
@@ -132,28 +134,26 @@ def poly(seq_of_zeros):
     polynomial of a square matrix)."""
     from .linalg import eigvals
     zeros_ = _asarray(seq_of_zeros)
+    zeros_ = zeros_.reshape(1) if zeros_.ndim == 0 else zeros_
     shape = zeros_.shape
     if len(shape) == 2 and shape[0] == shape[1] and shape[0] != 0:
         zeros_ = eigvals(zeros_)
     elif len(shape) == 1:
-        if zeros_.dtype == object:
-            raise TypeError("[poly] object arrays are not supported")
-    elif len(shape) != 0 or zeros_.size:
+        # NumPy's mintypecode: float32 and the complex types stay, the rest become float64.
+        kept = (np.float32, np.float64, np.complex64, np.complex128)
+        zeros_ = zeros_ if zeros_.dtype in kept else zeros_.astype(np.float64)
+    else:
         raise ValueError("[poly] input must be 1d or non-empty square 2d array.")
-    zeros_ = zeros_.ravel()
-    if zeros_.size == 0:
+    if zeros_.shape[0] == 0:
         return asarray(1.0)
-    dtype = np.result_type(zeros_.dtype, np.float64) if zeros_.dtype.kind != "c" else zeros_.dtype
+    dtype = zeros_.dtype
     a = ones((1,), dtype=dtype)
     for k in range(zeros_.shape[0]):
-        a = convolve(a, asarray([1, 0], dtype=dtype) - concatenate(
-            (zeros((1,), dtype=dtype), zeros_[k:k + 1].astype(dtype))), mode="full")
+        factor = concatenate((ones((1,), dtype=dtype), -zeros_[k:k + 1]))
+        a = convolve(a, factor, mode="full")
     if a.dtype.kind == "c":
-        # Roots in conjugate pairs give real coefficients.
-        host = zeros_.get()
-        positive = np.sort_complex(host[host.imag > 0])
-        negative = np.conjugate(np.sort_complex(host[host.imag < 0]))
-        if len(positive) == len(negative) and np.all(negative == positive):
+        host = zeros_.get().astype(complex)
+        if np.all(np.sort(host) == np.sort(host.conjugate())):
             a = a.real.copy()
     return a
 
@@ -194,7 +194,8 @@ def polysub(a1, a2):
 def polymul(a1, a2):
     """The product of two polynomials: the convolution of their coefficients."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
-    result = convolve(_asarray(_coefficients(a1)), _asarray(_coefficients(a2)))
+    # As NumPy, through poly1d: leading zeros dropped, an empty polynomial is [0.].
+    result = convolve(poly1d(a1).coeffs, poly1d(a2).coeffs)
     return poly1d(result) if truepoly else result
 
 
@@ -231,7 +232,7 @@ def polyder(p, m=1):
     truepoly = isinstance(p, poly1d)
     p = _asarray(_coefficients(p))
     n = p.shape[0] - 1
-    y = multiply(p[:-1], arange(n, 0, -1)) if n > 0 else p[:0] * 0
+    y = multiply(p[:-1], arange(n, 0, -1))
     result = y if m == 1 else polyder(y, m - 1) if m > 1 else p
     return poly1d(result) if truepoly else result
 
@@ -354,7 +355,7 @@ class poly1d:
     def __pow__(self, exponent):
         if not np.isscalar(exponent) or int(exponent) != exponent or exponent < 0:
             raise ValueError("[poly1d] Power to non-negative integers only.")
-        result = asarray([1], dtype=self._coeffs.dtype)
+        result = asarray([1])  # NumPy starts from the int list [1]
         for _ in range(int(exponent)):
             result = polymul(self._coeffs, result)
         return poly1d(result)
