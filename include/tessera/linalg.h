@@ -26,6 +26,8 @@ namespace tessera {
 
 // The dtype linalg computes `t` in; TypeError naming `api` for float16.
 DType linalg_dtype(DType t, const char* api);
+// Of two operands: each as above (so bool with float32 is float64), then promoted.
+DType linalg_dtype(DType a, DType b, const char* api);
 
 struct LuFactors {
   Array lu;      // (..., n, n): L below the diagonal (unit diagonal implied), U on and above

@@ -4,6 +4,7 @@ hands to its BLAS (integer and bool ones to its own loop), so sums of products n
 store the broadcast product."""
 
 import builtins
+import math
 import operator
 
 import numpy as np
@@ -12,6 +13,7 @@ from . import _core
 from ._core import ndarray
 from . import _elementwise
 from ._elementwise import _asarray, conjugate, multiply
+from ._joining import _axis
 from ._manipulation import broadcast_to, moveaxis
 
 
@@ -25,6 +27,14 @@ def _as_axes_pair(api, axes, ndim):
         raise ValueError(f"[{api}] axes item {axes!r} must have {builtins.min(ndim, 2)} "
                          f"entries for an operand of {ndim} dimensions")
     return pair
+
+
+def _into(result, out):
+    """result, or out holding it."""
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
 
 def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True,
@@ -53,10 +63,7 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     if result.ndim:
         core = _as_axes_pair("matmul", axes[2], builtins.min(result.ndim, 2)) if axes[2] else ()
         result = moveaxis(result, (-2, -1)[2 - len(core):], core) if core else result
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _into(result, out)
 
 
 # Operands the @ operator takes; for others Python tries the other operand's method.
@@ -107,8 +114,7 @@ def dot(a, b, out=None):
         raise ValueError("[dot] output array is not acceptable (must have the right datatype, "
                          f"number of dimensions, and be a C-Array): the result has shape "
                          f"{result.shape} and dtype {result.dtype}")
-    out[...] = result
-    return out
+    return _into(result, out)
 
 
 def vdot(a, b, /):
@@ -158,8 +164,9 @@ def tensordot(a, b, axes=2):
     if len(axes_a) != len(axes_b):
         raise ValueError(f"[tensordot] shape-mismatch for sum: {len(axes_a)} axes of a and "
                          f"{len(axes_b)} of b")
-    axes_a = [_normalize_axis(x, a.ndim) for x in axes_a]
-    axes_b = [_normalize_axis(x, b.ndim) for x in axes_b]
+    # AxisError is an IndexError, as NumPy's tensordot raises for a bad axis.
+    axes_a = [_axis("tensordot", x, a.ndim) for x in axes_a]
+    axes_b = [_axis("tensordot", x, b.ndim) for x in axes_b]
     for x, y in zip(axes_a, axes_b):
         if a.shape[x] != b.shape[y]:
             raise ValueError(f"[tensordot] shape-mismatch for sum: axis {x} of a has length "
@@ -172,27 +179,11 @@ def tensordot(a, b, axes=2):
     for x in axes_a:
         summed *= a.shape[x]
     left = a.transpose(free_a + axes_a).reshape(
-        (_product(a.shape[i] for i in free_a), summed))
+        (math.prod(a.shape[i] for i in free_a), summed))
     right = b.transpose(axes_b + free_b).reshape(
-        (summed, _product(b.shape[i] for i in free_b)))
+        (summed, math.prod(b.shape[i] for i in free_b)))
     result = _core._matmul(left, right, None, None, "same_kind")
     return result.reshape(tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b))
-
-
-def _normalize_axis(axis, ndim):
-    """An axis made non-negative; AxisError (an IndexError, as NumPy's tensordot raises)
-    when out of range."""
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(f"[tensordot] axis {axis} is out of bounds for array "
-                                      f"of dimension {ndim}")
-    return axis % ndim
-
-
-def _product(values):
-    result = 1
-    for v in values:
-        result *= v
-    return result
 
 
 def vecdot(x1, x2, /, *, axis=-1, out=None, dtype=None):
@@ -208,11 +199,7 @@ def vecdot(x1, x2, /, *, axis=-1, out=None, dtype=None):
     if a.dtype.kind == "c":
         a = conjugate(a)
     result = _core._matmul(a[..., None, :], b[..., :, None], dtype, None, "same_kind")
-    result = result[..., 0, 0]
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _into(result[..., 0, 0], out)
 
 
 def matvec(x1, x2, /, *, out=None, dtype=None):
@@ -221,11 +208,7 @@ def matvec(x1, x2, /, *, out=None, dtype=None):
     if a.ndim < 2 or b.ndim < 1:
         raise ValueError("[matvec] Input operand does not have enough dimensions (gufunc core "
                          "with signature (m,n),(n)->(m) requires 2 and 1)")
-    result = _core._matmul(a, b[..., :, None], dtype, None, "same_kind")[..., 0]
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _into(_core._matmul(a, b[..., :, None], dtype, None, "same_kind")[..., 0], out)
 
 
 def vecmat(x1, x2, /, *, out=None, dtype=None):
@@ -236,11 +219,7 @@ def vecmat(x1, x2, /, *, out=None, dtype=None):
                          "with signature (n),(n,m)->(m) requires 1 and 2)")
     if a.dtype.kind == "c":
         a = conjugate(a)
-    result = _core._matmul(a[..., None, :], b, dtype, None, "same_kind")[..., 0, :]
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _into(_core._matmul(a[..., None, :], b, dtype, None, "same_kind")[..., 0, :], out)
 
 
 # einsum: subscripts are parsed here; the order of the pairwise contractions is NumPy's own
@@ -375,9 +354,9 @@ def _contract(a, la, b, lb, keep):
     b = broadcast_to(b, tuple(size[c] for c in batch) + tuple(size[c] for c in summed)
                      + b.shape[len(batch) + len(summed):])
     bshape = tuple(size[c] for c in batch)
-    m = _product(a.shape[len(batch):len(batch) + len(left)])
-    k = _product(size[c] for c in summed)
-    n = _product(b.shape[len(batch) + len(summed):])
+    m = math.prod(a.shape[len(batch):len(batch) + len(left)])
+    k = math.prod(size[c] for c in summed)
+    n = math.prod(b.shape[len(batch) + len(summed):])
     product = _core._matmul(a.reshape(bshape + (m, k)), b.reshape(bshape + (k, n)), None, None,
                             "same_kind")
     shape = bshape + a.shape[len(batch):len(batch) + len(left)] + b.shape[len(batch) + len(summed):]
@@ -452,13 +431,10 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     result = result.transpose([labels.index(c) for c in output]) if labels else result
     if result.dtype != result_dtype:
         result = result.astype(result_dtype)
-    if out is None:
-        return result
-    if not np.can_cast(result_dtype, out.dtype, casting):
+    if out is not None and not np.can_cast(result_dtype, out.dtype, casting):
         raise TypeError(f"[einsum] Cannot cast the result from {result_dtype!r} to "
                         f"{out.dtype!r} according to the rule {casting!r}")
-    out[...] = result
-    return out
+    return _into(result, out)
 
 
 def _letters(terms, output):

@@ -88,6 +88,10 @@ DType linalg_dtype(DType t, const char* api) {
   }
 }
 
+DType linalg_dtype(DType a, DType b, const char* api) {
+  return promote_types(linalg_dtype(a, api), linalg_dtype(b, api));
+}
+
 LuFactors lu_factor(const Array& a) {
   require_square(a, "lu_factor");
   const DType t = linalg_dtype(a.dtype(), "lu_factor");
@@ -105,8 +109,7 @@ Array solve(const Array& a, const Array& b) {
   if (!vector && b.ndim() < 2) {
     throw ValueError("[solve] b must be at least one-dimensional");
   }
-  const Operand both[2] = {a, b};
-  const DType t = linalg_dtype(result_type(both), "solve");
+  const DType t = linalg_dtype(a.dtype(), b.dtype(), "solve");
   const int64_t n = a.shape()[a.ndim() - 1];
   const Array bm = vector ? b.reshape(Dims{b.shape()[0], 1}) : b;
   if (bm.shape()[bm.ndim() - 2] != n) {
@@ -238,8 +241,7 @@ Lstsq lstsq(const Array& a, const Array& b, double rcond) {
     throw LinAlgError("[lstsq] Incompatible dimensions: a has shape " + a.shape().str() +
                       " and b has shape " + b.shape().str());
   }
-  const Operand both[2] = {a, b};
-  const DType t = linalg_dtype(result_type(both), "lstsq");
+  const DType t = linalg_dtype(a.dtype(), b.dtype(), "lstsq");
   const Dims batch = batch_dims(a);
   MatrixBatch work = column_major_copy(a, t);
   // b is solved in place in a buffer of max(m, n) rows: the solution is its first n.

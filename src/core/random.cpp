@@ -19,7 +19,15 @@ void require_float(DType dtype, const char* api) {
   }
 }
 
-Array contiguous(const Array& a, DType dtype) { return a.astype(dtype, Order::C); }
+// Runs `call` into a new array of `shape` and `dtype`.
+Array draw(RandomCall call, const Dims& shape, DType dtype, Device device) {
+  call.out = Array::empty(shape, dtype, device);
+  backend_for(device).random(call);
+  return call.out;
+}
+
+// Per-element parameters as the samplers read them: computed, C-contiguous, in `dtype`.
+Array parameter(const Array& a, DType dtype) { return a.astype(dtype, Order::C); }
 
 }  // namespace
 
@@ -27,26 +35,17 @@ Generator::Generator(uint64_t seed) : key_(kernels::splitmix64(seed)) {}
 
 Array Generator::random(const Dims& shape, DType dtype, Device device) {
   require_float(dtype, "random");
-  RandomCall call{RandomKind::Uniform, key_, next_call()};
-  call.out = Array::empty(shape, dtype, device);
-  backend_for(device).random(call);
-  return call.out;
+  return draw({RandomKind::Uniform, key_, next_call()}, shape, dtype, device);
 }
 
 Array Generator::standard_normal(const Dims& shape, DType dtype, Device device) {
   require_float(dtype, "standard_normal");
-  RandomCall call{RandomKind::Normal, key_, next_call()};
-  call.out = Array::empty(shape, dtype, device);
-  backend_for(device).random(call);
-  return call.out;
+  return draw({RandomKind::Normal, key_, next_call()}, shape, dtype, device);
 }
 
 Array Generator::standard_exponential(const Dims& shape, DType dtype, Device device) {
   require_float(dtype, "standard_exponential");
-  RandomCall call{RandomKind::Exponential, key_, next_call()};
-  call.out = Array::empty(shape, dtype, device);
-  backend_for(device).random(call);
-  return call.out;
+  return draw({RandomKind::Exponential, key_, next_call()}, shape, dtype, device);
 }
 
 Array Generator::integers(uint64_t low, uint64_t range, const Dims& shape, DType dtype,
@@ -58,35 +57,26 @@ Array Generator::integers(uint64_t low, uint64_t range, const Dims& shape, DType
   RandomCall call{RandomKind::Integers, key_, next_call()};
   call.low = low;
   call.range = range;
-  // bool is drawn as uint8 0/1.
-  call.out = Array::empty(shape, dtype == DType::Bool ? DType::UInt8 : dtype, device);
-  backend_for(device).random(call);
-  return dtype == DType::Bool ? call.out.astype(DType::Bool) : call.out;
+  return draw(call, shape, dtype, device);
 }
 
 Array Generator::standard_gamma(const Array& shape_param) {
   RandomCall call{RandomKind::Gamma, key_, next_call()};
-  call.a = contiguous(shape_param, DType::Float64);
-  call.out = Array::empty(shape_param.shape(), DType::Float64, shape_param.device());
-  backend_for(shape_param.device()).random(call);
-  return call.out;
+  call.a = parameter(shape_param, DType::Float64);
+  return draw(call, shape_param.shape(), DType::Float64, shape_param.device());
 }
 
 Array Generator::poisson(const Array& lam) {
   RandomCall call{RandomKind::Poisson, key_, next_call()};
-  call.a = contiguous(lam, DType::Float64);
-  call.out = Array::empty(lam.shape(), DType::Int64, lam.device());
-  backend_for(lam.device()).random(call);
-  return call.out;
+  call.a = parameter(lam, DType::Float64);
+  return draw(call, lam.shape(), DType::Int64, lam.device());
 }
 
 Array Generator::binomial(const Array& n, const Array& p) {
   RandomCall call{RandomKind::Binomial, key_, next_call()};
-  call.a = contiguous(p, DType::Float64);
-  call.b = contiguous(n, DType::Int64);
-  call.out = Array::empty(p.shape(), DType::Int64, p.device());
-  backend_for(p.device()).random(call);
-  return call.out;
+  call.a = parameter(p, DType::Float64);
+  call.b = parameter(n, DType::Int64);
+  return draw(call, p.shape(), DType::Int64, p.device());
 }
 
 }  // namespace tessera

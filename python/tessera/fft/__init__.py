@@ -12,7 +12,7 @@ import numpy as np
 from .. import _core
 from .._creation import arange, zeros
 from .._elementwise import _asarray, conjugate, multiply
-from .._joining import concatenate, roll
+from .._joining import _axis, concatenate, roll
 
 __all__ = [
     "fft", "fft2", "fftfreq", "fftn", "fftshift", "hfft", "ifft", "ifft2", "ifftn", "ifftshift",
@@ -38,17 +38,6 @@ def _scaled(x, n, norm, forward):
     if (norm == "forward") == forward:
         return multiply(x, 1.0 / n) if n else x
     return x
-
-
-def _axis(api, axis, ndim):
-    try:
-        axis = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"[{api}] axis must be an integer, got {axis!r}") from None
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array of "
-                                      f"dimension {ndim}")
-    return axis % ndim
 
 
 def _points(api, n):

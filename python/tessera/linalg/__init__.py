@@ -3,6 +3,7 @@ LAPACK (OpenBLAS on the CPU), batched over the leading axes; what NumPy derives 
 (det, inv, pinv, norms, ranks, condition numbers) is composed here from tessera ops."""
 
 import builtins
+import math
 import operator
 from collections import namedtuple
 
@@ -17,7 +18,8 @@ from .._manipulation import broadcast_to, matrix_transpose, moveaxis
 from .._matrices import diagonal as _diagonal
 from .._numerics import cross as _cross
 from .._numerics import outer as _outer
-from .._products import matmul, tensordot, vecdot
+from .._joining import _axis
+from .._products import _into, matmul, tensordot, vecdot
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -93,8 +95,7 @@ def solve(a, b):
     """x with a @ x = b; b is a stack of vectors only when it is 1-d (NumPy 2)."""
     a, b = _asarray(a), _asarray(b)
     _square("solve", a)
-    t = _work_dtype("solve", a, b)
-    return _core._solve(a.astype(t, copy=False), b.astype(t, copy=False))
+    return _core._solve(a, b)
 
 
 def inv(a):
@@ -168,10 +169,7 @@ def multi_dot(arrays, *, out=None):
         result = result[0]
     if last_vector:
         result = result[..., 0]
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _into(result, out)
 
 
 def lstsq(a, b, rcond=None):
@@ -191,7 +189,6 @@ def lstsq(a, b, rcond=None):
     t = _work_dtype("lstsq", a, b)
     if rcond is None:
         rcond = np.finfo(t).eps * builtins.max(m, n)
-    a, b = a.astype(t, copy=False), b.astype(t, copy=False)
     x, rank, s = _core._lstsq(a, b, float(rcond))
     rank_value = int(rank)
     if rank_value == n and m > n:
@@ -427,8 +424,8 @@ def tensorsolve(a, b, axes=None):
         order = [i for i in range(a.ndim) if i not in [x % a.ndim for x in axes]]
         a = a.transpose(order + [x % a.ndim for x in axes])
     x_shape = a.shape[b.ndim:]
-    rows = _product(a.shape[:b.ndim])
-    cols = _product(x_shape)
+    rows = math.prod(a.shape[:b.ndim])
+    cols = math.prod(x_shape)
     if rows != cols:
         raise LinAlgError(f"[tensorsolve] Last 2 dimensions of the array must be square: the "
                           f"problem has {rows} equations and {cols} unknowns")
@@ -441,15 +438,8 @@ def tensorinv(a, ind=2):
     if ind <= 0:
         raise ValueError("[tensorinv] Invalid ind argument.")
     out_shape = a.shape[ind:] + a.shape[:ind]
-    rows = _product(a.shape[:ind])
+    rows = math.prod(a.shape[:ind])
     return inv(a.reshape((rows, -1))).reshape(out_shape)
-
-
-def _product(values):
-    result = 1
-    for v in values:
-        result *= v
-    return result
 
 
 # ------------------------------------------------------------------ norms
@@ -524,7 +514,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
         return _vector_norm(x, ord, axis[0], keepdims)
     if len(axis) != 2:
         raise ValueError("[norm] Improper number of dimensions to norm.")
-    row, col = (a % x.ndim if -x.ndim <= a < x.ndim else _axis_error(a, x.ndim) for a in axis)
+    row, col = (_axis("norm", a, x.ndim) for a in axis)
     if row == col:
         raise ValueError("[norm] Duplicate axes given.")
     result = _matrix_norm(x, ord, row, col)
@@ -533,11 +523,6 @@ def norm(x, ord=None, axis=None, keepdims=False):
         shape[row] = shape[col] = 1
         result = result.reshape(shape)
     return result
-
-
-def _axis_error(axis, ndim):
-    raise np.exceptions.AxisError(f"[norm] axis {axis} is out of bounds for array of "
-                                  f"dimension {ndim}")
 
 
 def _matrix_norm(x, ord, row, col):

@@ -14,6 +14,7 @@ from .. import _core
 from .._core import ndarray
 from .._creation import arange
 from .._elementwise import _asarray, add, divide, isfinite, log, multiply, subtract, where
+from .._joining import _axis
 from .._manipulation import broadcast_to
 
 __all__ = [
@@ -343,13 +344,6 @@ class Generator:
         if abs(total - 1.0) > math.sqrt(np.finfo(np.float64).eps):
             raise ValueError("[choice] probabilities do not sum to 1")
         return p
-
-
-def _axis(api, axis, ndim):
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array of "
-                                      f"dimension {ndim}")
-    return axis % ndim
 
 
 def _python_int(api, value):

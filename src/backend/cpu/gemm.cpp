@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <type_traits>
 
 #include "backend/cpu/cpu_backend.h"
@@ -115,6 +116,8 @@ void gemm(const GemmCall& call) {
         if constexpr (!std::is_floating_point_v<T> && !kernels::is_complex_type<T>::value &&
                       !std::is_same_v<T, kernels::half>) {
           loop_gemm<T>(call);
+        } else {
+          throw std::logic_error("[matmul] float16 is multiplied in float32 by the caller");
         }
       });
   }

@@ -24,14 +24,6 @@ using kernels::philox4x32_10;
 
 constexpr int64_t kGrain = 1 << 14;
 
-Philox4 block_at(const RandomCall& c, uint64_t group) {
-  return philox4x32_10({{static_cast<uint32_t>(group), static_cast<uint32_t>(group >> 32), 0,
-                         c.call}},
-                       static_cast<uint32_t>(c.key), static_cast<uint32_t>(c.key >> 32));
-}
-
-// Element i of a float64 stream is the (i % 2)-th double of block i / 2; of a float32
-// stream, the (i % 4)-th float of block i / 4. Writes elements [begin, end) to out[0...].
 // Whole blocks from `first` to `last`: one simple loop over block numbers, which the
 // compiler vectorizes (Philox is multiplies and xors of independent counters).
 template <typename T>
