@@ -98,6 +98,12 @@ inline Array apply_ufunc1(Ufunc op, std::span<const Operand> inputs,
   return apply_ufunc(op, inputs, options)[0];
 }
 
+// The lean path of the per-op latency: `op` on arrays of one shape and device, C-contiguous,
+// materialized and below lazy_min_elements(), with no options and no conversions, runs its
+// loop straight into a new array. nullopt when any of that does not hold (or the op needs
+// a check apply_ufunc makes); apply_ufunc then gives the same result.
+std::optional<Array> apply_ufunc_small(Ufunc op, std::span<const Array* const> inputs);
+
 // where(cond, x, y): NumPy's three-argument where; cond is read as bool.
 Array where(const Operand& cond, const Operand& x, const Operand& y);
 // astype with NumPy's casting= check; shares `a` when `copy` is false and nothing changes.

@@ -98,7 +98,16 @@ nb::object wrap_view(Array a, nb::handle parent) {
   return nb::cast(NdArray{std::move(a), std::move(base)});
 }
 
-bool is_ndarray(nb::handle obj) { return nb::isinstance<NdArray>(obj); }
+namespace {
+// tessera.ndarray's type object: a direct type check is the cheapest test on the hot path.
+PyTypeObject* ndarray_type = nullptr;
+}  // namespace
+
+bool is_ndarray(nb::handle obj) { return PyObject_TypeCheck(obj.ptr(), ndarray_type); }
+
+NdArray* as_ndarray(nb::handle obj) {
+  return is_ndarray(obj) && nb::inst_ready(obj) ? nb::inst_ptr<NdArray>(obj) : nullptr;
+}
 
 NdArray& unwrap(nb::handle obj) {
   NdArray* p = nullptr;
@@ -113,6 +122,7 @@ void bind_ndarray(nb::module_& m) {
                           "An n-dimensional array on a device (the CPU or a CUDA GPU), with "
                           "NumPy's semantics.");
   cls.attr("__module__") = "tessera";
+  ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
 
   cls.def("__init__",
           [](NdArray* self, nb::handle shape, nb::handle dtype, nb::handle order,

@@ -28,6 +28,8 @@ Array array_from_host(nb::handle obj, const char* api);
 // The array inside a Python tessera.ndarray (TypeError if `obj` is not one).
 NdArray& unwrap(nb::handle obj);
 bool is_ndarray(nb::handle obj);
+// The array inside `obj`, or nullptr when it is not an (initialized) tessera.ndarray.
+NdArray* as_ndarray(nb::handle obj);
 
 // Runs `f` with the GIL released: for calls that move or compute data.
 template <typename F>

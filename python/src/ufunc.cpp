@@ -134,6 +134,20 @@ std::vector<Array> run(Ufunc op, std::span<const Operand> inputs, const UfuncOpt
   return apply_ufunc(op, inputs, opts);
 }
 
+// The per-op latency path: `op` on tessera arrays alone, with no options. nullptr when the
+// arguments are anything else, or when apply_ufunc_small declines.
+nb::object call_small(Ufunc op, std::initializer_list<nb::handle> args) {
+  const Array* arrays[2];
+  size_t n = 0;
+  for (nb::handle h : args) {
+    NdArray* a = as_ndarray(h);
+    if (!a) return {};
+    arrays[n++] = &a->array;
+  }
+  std::optional<Array> r = apply_ufunc_small(op, {arrays, n});
+  return r ? wrap(std::move(*r)) : nb::object();
+}
+
 nb::object call_ufunc(const UfuncObject& self, nb::args args, nb::kwargs kwargs) {
   const UfuncInfo& info = ufunc_info(self.op);
   const std::string_view name = info.name;
@@ -224,6 +238,7 @@ nb::object call_ufunc(const UfuncObject& self, nb::args args, nb::kwargs kwargs)
 // A binary operator: NotImplemented for operand types it does not know, so Python can try
 // the other side.
 nb::object binary(Ufunc op, nb::handle a, nb::handle b) {
+  if (nb::object r = call_small(op, {a, b}); r.is_valid()) return r;
   Device device = op_device({a, b});
   std::optional<Operand> x = to_operand(a, device, ufunc_info(op).name);
   std::optional<Operand> y = to_operand(b, device, ufunc_info(op).name);
@@ -253,6 +268,7 @@ nb::object inplace(Ufunc op, nb::handle self, nb::handle other) {
 }
 
 nb::object unary(Ufunc op, nb::handle a) {
+  if (nb::object r = call_small(op, {a}); r.is_valid()) return r;
   const Operand operand[1] = {Operand(unwrap(a).array)};
   return wrap(std::move(run(op, operand, {})[0]));
 }
@@ -343,6 +359,16 @@ void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class) {
   nb::class_<UfuncObject> cls(m, "ufunc", nb::dynamic_attr(),
                               "A function applied elementwise, as NumPy's ufunc.");
   cls.attr("__module__") = "tessera";
+  // One and two positional arrays first: nanobind matches these without building the
+  // *args tuple and **kwargs dict, which would cost more than the op on a small array.
+  cls.def("__call__", [](const UfuncObject& self, nb::handle a) {
+    if (nb::object r = call_small(self.op, {a}); r.is_valid()) return r;
+    return call_ufunc(self, nb::borrow<nb::args>(nb::make_tuple(a)), nb::kwargs());
+  });
+  cls.def("__call__", [](const UfuncObject& self, nb::handle a, nb::handle b) {
+    if (nb::object r = call_small(self.op, {a, b}); r.is_valid()) return r;
+    return call_ufunc(self, nb::borrow<nb::args>(nb::make_tuple(a, b)), nb::kwargs());
+  });
   cls.def("__call__", &call_ufunc);
   cls.def_prop_ro("nin", [](const UfuncObject& u) { return ufunc_info(u.op).nin; });
   cls.def_prop_ro("nout", [](const UfuncObject& u) { return ufunc_info(u.op).nout; });

@@ -136,6 +136,17 @@ void check_negative_powers(Ufunc op, const Operand& exponent, DType loop_dtype) 
   }
 }
 
+// One loop call over `shape`'s elements into a new C-contiguous array.
+Array run_direct(Ufunc op, int loop, std::span<const void* const> in,
+                 std::span<const bool> broadcast, const Dims& shape, Device device) {
+  const DType dtype = ufunc_info(op).loops[loop].out[0];
+  const int64_t size = shape.product();
+  Array out(Buffer::allocate(device, size * itemsize(dtype)), dtype, shape,
+            contiguous_strides(shape, itemsize(dtype), Order::C), 0);
+  backend_for(device).run_loop(op, loop, in, broadcast, out.data(), size);
+  return out;
+}
+
 // The small-array path: materialized C-contiguous inputs of the loop's dtypes and one shape
 // (or scalars), no options. One loop call into a new array; no tree, no pending buffer.
 std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inputs,
@@ -161,14 +172,64 @@ std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inp
     }
     in[k] = a.data();
   }
-  Array out(Buffer::allocate(device, size * itemsize(sig.out[0])), sig.out[0], shape,
-            contiguous_strides(shape, itemsize(sig.out[0]), Order::C), 0);
-  backend_for(device).run_loop(op, loop, {in, inputs.size()}, {broadcast, inputs.size()},
-                               out.data(), size);
-  return out;
+  return run_direct(op, loop, {in, inputs.size()}, {broadcast, inputs.size()}, shape, device);
+}
+
+// The loop NumPy runs for arrays of these dtypes (no scalars, no options), cached per op and
+// dtypes, since then the answer depends on nothing else: kNoLoop where apply_ufunc must
+// decide (it raises, or the op checks values, as integer power does).
+constexpr int kNoLoop = -1;
+
+int cached_array_loop(Ufunc op, std::span<const Array* const> inputs) {
+  // Entries hold loop + 2: zero-initialized means not yet resolved, 1 means kNoLoop.
+  static std::atomic<int16_t> cache[kNumUfuncs][kNumDTypes][kNumDTypes];
+  const int first = static_cast<int>(inputs[0]->dtype());
+  const int second = inputs.size() > 1 ? static_cast<int>(inputs[1]->dtype()) : 0;
+  std::atomic<int16_t>& entry = cache[static_cast<int>(op)][first][second];
+  if (const int16_t known = entry.load(std::memory_order_relaxed)) return known - 2;
+  int loop = kNoLoop;
+  try {
+    std::vector<Operand> operands;
+    for (const Array* a : inputs) operands.emplace_back(*a);
+    const int resolved = resolve_loop(op, operands, {});
+    const bool checks_values = op == Ufunc::Power && is_integer(ufunc_info(op).loops[resolved].in[1]);
+    if (!checks_values) loop = resolved;
+  } catch (const std::exception&) {
+    // apply_ufunc raises it again, with the caller's arguments in hand.
+  }
+  entry.store(static_cast<int16_t>(loop + 2), std::memory_order_relaxed);
+  return loop;
 }
 
 }  // namespace
+
+std::optional<Array> apply_ufunc_small(Ufunc op, std::span<const Array* const> inputs) {
+  const UfuncInfo& info = ufunc_info(op);
+  if (info.nout != 1 || static_cast<int>(inputs.size()) != info.nin || info.nin > 2) {
+    return std::nullopt;
+  }
+  const Array& first = *inputs[0];
+  const int64_t size = first.size();
+  if (size == 0 || size >= lazy_min_elements()) return std::nullopt;
+  const void* in[2];
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const Array& a = *inputs[k];
+    if ((k > 0 && (a.shape() != first.shape() || a.device() != first.device())) ||
+        a.buffer()->is_pending() || !a.is_c_contiguous()) {
+      return std::nullopt;
+    }
+  }
+  const int loop = cached_array_loop(op, inputs);
+  if (loop == kNoLoop) return std::nullopt;
+  const LoopSignature& sig = info.loops[loop];
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    if (inputs[k]->dtype() != sig.in[k]) return std::nullopt;  // the loop casts: a tree does
+    in[k] = inputs[k]->data();
+  }
+  const bool broadcast[2] = {false, false};
+  return run_direct(op, loop, {in, inputs.size()}, {broadcast, inputs.size()}, first.shape(),
+                    first.device());
+}
 
 std::vector<Array> apply_ufunc(Ufunc op, std::span<const Operand> inputs,
                                const UfuncOptions& options) {

@@ -164,6 +164,53 @@ TEST(UfuncApply, ErrorsAreRaisedAtOnce) {
 
 // Laziness
 
+// The lean path of small arrays
+
+TEST(UfuncSmall, SameResultAsApplyUfuncOrDeclines) {
+  const Array a = arr<double>({1.5, -2.0, 4.0});
+  const Array b = arr<double>({0.5, 3.0, -1.0});
+  for (int repeat = 0; repeat < 2; ++repeat) {  // the second call reads the loop cache
+    const Array* ab[2] = {&a, &b};
+    std::optional<Array> sum = apply_ufunc_small(Ufunc::Add, ab);
+    ASSERT_TRUE(sum.has_value());
+    EXPECT_FALSE(pending(*sum));
+    EXPECT_EQ(vals<double>(*sum), (VD{2.0, 1.0, 3.0}));
+    const Array* one[1] = {&a};
+    std::optional<Array> neg = apply_ufunc_small(Ufunc::Negative, one);
+    ASSERT_TRUE(neg.has_value());
+    EXPECT_EQ(vals<double>(*neg), (VD{-1.5, 2.0, -4.0}));
+  }
+}
+
+TEST(UfuncSmall, DeclinesWhatNeedsTheGeneralPath) {
+  const Array f = arr<double>({1.0, 2.0, 3.0, 4.0});
+  const Array i32 = arr<int32_t>({1, 2, 3, 4});
+  const Array strided = slice(arr<double>({1, 2, 3, 4, 5, 6, 7, 8}), 0, 8, 2);
+  const Array shorter = arr<double>({1.0, 2.0});
+  const Array flags = arr<uint8_t>({1, 0, 1, 1}, {}, D::Bool);
+  const Array ints = arr<int64_t>({2, 3, 4, 5});
+  const Array empty = Array::empty(Dims{0}, D::Float64, kCpu);
+  auto declines = [](Ufunc op, std::initializer_list<const Array*> in) {
+    return !apply_ufunc_small(op, {in.begin(), in.size()}).has_value();
+  };
+  EXPECT_TRUE(declines(Ufunc::Add, {&f, &i32}));       // int32 is cast: a tree does that
+  EXPECT_TRUE(declines(Ufunc::Add, {&f, &strided}));   // not contiguous
+  EXPECT_TRUE(declines(Ufunc::Add, {&f, &shorter}));   // shapes differ (apply_ufunc raises)
+  EXPECT_TRUE(declines(Ufunc::Add, {&f}));             // too few inputs
+  EXPECT_TRUE(declines(Ufunc::Subtract, {&flags, &flags}));  // bool - bool raises
+  EXPECT_TRUE(declines(Ufunc::Power, {&ints, &ints}));  // negative powers are checked
+  EXPECT_TRUE(declines(Ufunc::Divmod, {&f, &f}));       // two outputs
+  EXPECT_TRUE(declines(Ufunc::Add, {&empty, &empty}));
+  {
+    LazyScope lazy(1);
+    const Array p = apply_ufunc1(Ufunc::Add, std::vector<Operand>{f, f});
+    ASSERT_TRUE(pending(p));
+    EXPECT_TRUE(declines(Ufunc::Add, {&p, &f}));  // pending input
+  }
+  const Operand bools[2] = {flags, flags};
+  EXPECT_THROW(apply_ufunc(Ufunc::Subtract, bools), TypeError);
+}
+
 TEST(UfuncLazy, PendingUntilRead) {
   LazyScope lazy(0);
   Array y = add(arr<double>({1, 2, 3}), weak(1));

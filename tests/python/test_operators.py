@@ -493,3 +493,57 @@ def test_operator_errors_name_the_ufunc(device):
         i /= 2
     message = message_of(info.value)
     assert message.startswith("[") and ("divide" in message or "/" in message), message
+
+
+# --------------------------------------------------------------------------------------------
+# the small-array path: arrays of one shape and dtype, contiguous and computed, go straight
+# to the op's loop (the per-op latency). Every call form, each twice (the second reads the
+# loop cache), must give NumPy's answer; everything else falls through to the general path.
+
+SMALL_CALLS = {
+    "a + b": lambda xp, a, b: a + b,
+    "add(a, b)": lambda xp, a, b: xp.add(a, b),
+    "a < b": lambda xp, a, b: a < b,
+    "maximum(a, b)": lambda xp, a, b: xp.maximum(a, b),
+    "a // b": lambda xp, a, b: a // b,
+    "-a": lambda xp, a, b: -a,
+    "sin(a)": lambda xp, a, b: xp.sin(a),
+    "isnan(a)": lambda xp, a, b: xp.isnan(a),
+    "a ** b": lambda xp, a, b: a ** b,
+    "a - b": lambda xp, a, b: a - b,
+}
+SMALL_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64",
+                "complex128"]
+
+
+@pytest.mark.parametrize("dtype", SMALL_DTYPES)
+@pytest.mark.parametrize("call", SMALL_CALLS)
+def test_small_array_path(device, call, dtype):
+    values_a = np.array([3, 0, 1], dtype=dtype)
+    values_b = np.array([2, 1, 1], dtype=dtype)
+    for _ in range(2):
+        a, b = tp.array(values_a), tp.array(values_b)
+        same_outcome(lambda: SMALL_CALLS[call](np, values_a, values_b),
+                     lambda: SMALL_CALLS[call](tp, a, b), exact=call != "sin(a)")
+
+
+def test_small_array_path_falls_through(device):
+    a = np.array([1.5, -2.0, 4.0])
+    i = np.array([2, -1, 3])
+    # mixed dtypes, strided views, 0-d and broadcast shapes take the general path
+    assert_same(tp.array(a) + tp.array(i), a + i)
+    assert_same(tp.array(np.arange(6.0))[::2] * tp.array(a), np.arange(6.0)[::2] * a)
+    assert_same(tp.array(2.5) * tp.array(4.0), np.array(2.5) * np.array(4.0))
+    assert_same(tp.array(a)[::-1] - tp.array(a), a[::-1] - a)
+    # checks the general path makes are still made
+    with pytest.raises(ValueError, match="negative integer powers"):
+        tp.array(i) ** tp.array(i)
+    with pytest.raises(TypeError, match="boolean subtract"):
+        tp.array([True]) - tp.array([False])
+    with pytest.raises(ValueError):
+        tp.array(a) + tp.array(a[:2])
+    # the result is a new array: writing to an input leaves it alone
+    x = tp.array(a)
+    y = x + x
+    x[0] = 100.0
+    assert_same(y, a + a)

@@ -117,11 +117,13 @@ def _check_all(case, got, want):
         _check(case, got, want)
 
 
-def _time_once(side, args):
+def _time_once(side, args, calls=1):
+    """Seconds per run: `calls` runs back to back, then the last result's completion."""
     start = time.perf_counter()
-    result = side.run(*args)
+    for _ in range(calls):
+        result = side.run(*args)
     side.synchronize(result)
-    return time.perf_counter() - start
+    return (time.perf_counter() - start) / calls
 
 
 def _first_line(error):
@@ -173,7 +175,7 @@ def run_case(case, budget_s, peers=(), min_runs=5, max_runs=60):
         for name, side in sides.items():
             if case.mutates:
                 args[name] = side.prepare(host_inputs)
-            t = _time_once(side, args[name])
+            t = _time_once(side, args[name], case.calls)
             side.timing.samples.append(t)
             spent += t
         if run + 1 >= min_runs and (spent > budget_s * len(sides) / 2 or _stable(sides)):
