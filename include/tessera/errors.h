@@ -32,6 +32,10 @@ struct NotImplementedError : std::logic_error {
 struct OverflowError : std::overflow_error {
   using std::overflow_error::overflow_error;
 };
+// A floating-point error an op raised under FpMode::Raise (numpy's errstate 'raise').
+struct FloatingPointError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 // Allocation failure on a device; a MemoryError in Python.
 struct OutOfMemoryError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -8,6 +8,7 @@
 #include "tessera/dims.h"
 #include "tessera/dtype.h"
 #include "tessera/errors.h"
+#include "tessera/errstate.h"
 #include "tessera/fft.h"
 #include "tessera/indexing.h"
 #include "tessera/linalg.h"

@@ -33,6 +33,8 @@ void translate_exception(const std::exception_ptr& p, void*) {
     PyErr_SetString(PyExc_OverflowError, e.what());
   } catch (const OutOfMemoryError& e) {
     PyErr_SetString(PyExc_MemoryError, e.what());
+  } catch (const FloatingPointError& e) {
+    PyErr_SetString(PyExc_FloatingPointError, e.what());
   }
 }
 
@@ -43,6 +45,7 @@ NB_MODULE(_core, m) {
   using namespace tessera::py;
   nb::register_exception_translator(&translate_exception);
   bind_runtime(m);
+  bind_errstate(m);
   bind_ndarray(m);
   bind_creation(m);
 }

@@ -5,6 +5,7 @@
 #include <nanobind/nanobind.h>
 
 #include <string_view>
+#include <type_traits>
 
 #include "tessera/array.h"
 #include "tessera/ufunc.h"
@@ -31,17 +32,34 @@ bool is_ndarray(nb::handle obj);
 // The array inside `obj`, or nullptr when it is not an (initialized) tessera.ndarray.
 NdArray* as_ndarray(nb::handle obj);
 
+// Delivers the floating-point errors of computations that ran without the GIL (they
+// could not warn then); called as the GIL is taken back.
+void report_deferred_fp_events();
+
 // Runs `f` with the GIL released: for calls that move or compute data.
 template <typename F>
 auto without_gil(F&& f) {
-  nb::gil_scoped_release release;
-  return f();
+  if constexpr (std::is_void_v<decltype(f())>) {
+    {
+      nb::gil_scoped_release release;
+      f();
+    }
+    report_deferred_fp_events();
+  } else {
+    auto result = [&] {
+      nb::gil_scoped_release release;
+      return f();
+    }();
+    report_deferred_fp_events();
+    return result;
+  }
 }
 
 void bind_ndarray(nb::module_& m);
 void bind_indexing(nb::class_<NdArray>& cls);
 void bind_creation(nb::module_& m);
 void bind_runtime(nb::module_& m);
+void bind_errstate(nb::module_& m);
 void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class);
 void bind_reductions(nb::module_& m);
 void bind_sorting(nb::module_& m);

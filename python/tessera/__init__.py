@@ -50,6 +50,7 @@ from ._manipulation import (
     swapaxes,
     transpose,
 )
+from ._errstate import errstate, geterr, geterrcall, seterr, seterrcall
 from ._memory import MemoryPool, get_default_memory_pool
 from . import _elementwise
 from ._elementwise import (

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backend/backend.h"
+#include "core/fp_events.h"
 
 namespace tessera {
 
@@ -51,23 +52,27 @@ std::shared_ptr<PendingWork> Buffer::pending_work() const {
 }
 
 void Buffer::materialize() const {
-  std::lock_guard lock(mutex_);
-  // The evaluator writes through data() of the very buffer it is filling.
-  if (!pending_ || evaluating_) return;
-  Buffer* self = const_cast<Buffer*>(this);
-  data_ = allocator_->allocate(bytes_);
-  evaluating_ = true;
-  try {
-    work_->run(self->shared_from_this());
-  } catch (...) {
+  {
+    std::lock_guard lock(mutex_);
+    // The evaluator writes through data() of the very buffer it is filling.
+    if (!pending_ || evaluating_) return;
+    Buffer* self = const_cast<Buffer*>(this);
+    data_ = allocator_->allocate(bytes_);
+    evaluating_ = true;
+    try {
+      work_->run(self->shared_from_this());
+    } catch (...) {
+      evaluating_ = false;
+      allocator_->deallocate(data_, bytes_);
+      data_ = nullptr;
+      throw;
+    }
     evaluating_ = false;
-    allocator_->deallocate(data_, bytes_);
-    data_ = nullptr;
-    throw;
+    work_.reset();  // drops the expression and with it the inputs it kept alive
+    pending_.store(false, std::memory_order_release);
   }
-  evaluating_ = false;
-  work_.reset();  // drops the expression and with it the inputs it kept alive
-  pending_.store(false, std::memory_order_release);
+  // The computed values stand; the handler may warn, raise or read this very buffer.
+  report_fp_events();
 }
 
 void Buffer::add_reader(const std::shared_ptr<Buffer>& reader) {

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "backend/backend.h"
+#include "core/fp_events.h"
 #include "core/pending.h"
 #include "core/ufunc_resolve.h"
 #include "tessera/errors.h"
@@ -312,6 +313,7 @@ Array reduce(Ufunc op, const Array& a, const ReduceOptions& o, const char* api_n
                      expr::constant(start->cast(value_dtype))});
   }
   backend_for(device).reduce(*root, op, loop, !reorderable, acc.broadcast_to(values.shape()));
+  report_fp_events();
   return finish();
 }
 
@@ -342,6 +344,7 @@ Array accumulate(Ufunc op, const Array& a, int64_t axis, std::optional<DType> dt
     result.assign(a);
   } else if (result.size() > 0) {
     backend_for(a.device()).scan(*values_tree(a, acc_dtype), op, loop, ax, result);
+    report_fp_events();
   }
   return deliver(result, out, api);
 }
@@ -505,6 +508,7 @@ Array arg_extreme(bool max, const Array& a, std::optional<int64_t> axis, bool ke
   } else {
     backend_for(a.device()).arg_reduce(*values_tree(x, x.dtype()), max,
                                        index.broadcast_to(x.shape()));
+    report_fp_events();
   }
   return deliver(index.reshape(out_shape), out, api);
 }

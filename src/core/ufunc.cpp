@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "backend/backend.h"
+#include "core/fp_events.h"
 #include "core/pending.h"
 #include "core/ufunc_resolve.h"
 #include "tessera/errors.h"
@@ -144,6 +145,7 @@ Array run_direct(Ufunc op, int loop, std::span<const void* const> in,
   Array out(Buffer::allocate(device, size * itemsize(dtype)), dtype, shape,
             contiguous_strides(shape, itemsize(dtype), Order::C), 0);
   backend_for(device).run_loop(op, loop, in, broadcast, out.data(), size);
+  report_fp_events();
   return out;
 }
 
@@ -231,8 +233,11 @@ std::optional<Array> apply_ufunc_small(Ufunc op, std::span<const Array* const> i
                     first.device());
 }
 
-std::vector<Array> apply_ufunc(Ufunc op, std::span<const Operand> inputs,
-                               const UfuncOptions& options) {
+namespace {
+
+// apply_ufunc, with the floating-point errors of what it computed still to report.
+std::vector<Array> apply_ufunc_evaluated(Ufunc op, std::span<const Operand> inputs,
+                                         const UfuncOptions& options) {
   const UfuncInfo& info = ufunc_info(op);
   if (static_cast<int>(inputs.size()) != info.nin) {
     throw TypeError(ufunc_prefix(op) + std::string(info.name) + "() takes " + std::to_string(info.nin) +
@@ -340,7 +345,9 @@ std::vector<Array> apply_ufunc(Ufunc op, std::span<const Operand> inputs,
     const int64_t size = shape.product();
     if (size == 0) return {Array::empty(shape, roots[0]->dtype, dev)};
     Dims strides = result_strides(shape, roots[0]->dtype, options.order, arrays);
-    if (size >= lazy_min_elements()) return {make_pending(roots[0], shape, strides, dev)};
+    if (size >= lazy_min_elements() && !fp_modes().acts_at_once()) {
+      return {make_pending(roots[0], shape, strides, dev)};
+    }
     Array out(Buffer::allocate(dev, size * itemsize(roots[0]->dtype)), roots[0]->dtype, shape,
               strides, 0);
     backend_for(dev).eval_expr(*roots[0], {&out, 1});
@@ -378,6 +385,15 @@ std::vector<Array> apply_ufunc(Ufunc op, std::span<const Operand> inputs,
     }
     evaluate_into(root, {&out, 1});
   }
+  return results;
+}
+
+}  // namespace
+
+std::vector<Array> apply_ufunc(Ufunc op, std::span<const Operand> inputs,
+                               const UfuncOptions& options) {
+  std::vector<Array> results = apply_ufunc_evaluated(op, inputs, options);
+  report_fp_events();
   return results;
 }
 

@@ -10,6 +10,7 @@ NodePtr input(const Array& a, DType as) {
   n->dtype = as;
   n->input = a;
   n->inputs = 1;
+  n->fp_modes = fp_modes();
   return n;
 }
 
@@ -28,6 +29,7 @@ NodePtr op(Ufunc op, int loop, int output, std::vector<NodePtr> args) {
   n->op = op;
   n->loop = loop;
   n->output = output;
+  n->fp_modes = fp_modes();
   for (const NodePtr& a : args) {
     n->size += a->size;
     n->depth = std::max(n->depth, a->depth + 1);
@@ -48,6 +50,7 @@ NodePtr cast(const NodePtr& node, DType dtype) {
   n->size = node->size + 1;
   n->depth = node->depth + 1;
   n->inputs = node->inputs;
+  n->fp_modes = fp_modes();
   return n;
 }
 

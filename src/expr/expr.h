@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tessera/array.h"
+#include "tessera/errstate.h"
 #include "tessera/ufunc.h"
 
 namespace tessera::expr {
@@ -29,6 +30,9 @@ struct Node {
   int size = 1;               // nodes in this tree, counting shared subtrees once per use
   int depth = 1;
   int inputs = 0;  // Input nodes in this tree (per use)
+  // The floating-point error modes of the call that made this node (Op, Cast, and Input
+  // read as another dtype): its errors are reported as that caller asked.
+  FpModes fp_modes;
 };
 
 NodePtr input(const Array& a, DType as);

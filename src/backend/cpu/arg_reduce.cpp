@@ -199,6 +199,7 @@ void arg_reduce(const expr::Node& root, bool max, const Array& index) {
       max ? arg_outer<T, true>(plan) : arg_outer<T, false>(plan);
     }
   });
+  record_program_errors(plan.program);
 }
 
 }  // namespace tessera::cpu

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "backend/cpu/expr_program.h"
+#include "backend/cpu/fp_flags.h"
 #include "backend/cpu/strided_loop.h"
 
 namespace tessera::cpu {
@@ -66,11 +67,14 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   for_each_row(layout, base, outs[0].itemsize(), [&](std::byte* const* ptrs, int64_t n) {
     run_row(p, {store, static_cast<size_t>(nouts)}, ptrs, inner, n);
   });
+  record_program_errors(p);
 }
 
 void run_loop(Ufunc op, int loop, std::span<const void* const> in,
               std::span<const bool> broadcast, void* out, int64_t n) {
   const LoopSignature& sig = ufunc_info(op).loops[loop];
+  const FpModes modes = fp_modes();
+  if (raised_fp_errors()) clear_fp_errors();
   thread_local std::vector<std::byte> memory(3 * kSlotBytes);
   const std::byte* args[3];
   std::byte* outs[1] = {static_cast<std::byte*>(out)};
@@ -90,6 +94,10 @@ void run_loop(Ufunc op, int loop, std::span<const void* const> in,
     }
     outs[0] = static_cast<std::byte*>(out) + off * itemsize(sig.out[0]);
     loop_for(op, loop)(args, outs, m);
+  }
+  if (const unsigned raised = raised_fp_errors()) {
+    record_fp_errors(ufunc_info(op).name, raised, modes);
+    clear_fp_errors();
   }
 }
 

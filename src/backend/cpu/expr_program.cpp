@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "backend/cpu/element_bytes.h"
+#include "backend/cpu/fp_flags.h"
 #include "backend/cpu/strided_loop.h"
 
 namespace tessera::cpu {
@@ -25,6 +26,14 @@ class Compiler {
   }
 
  private:
+  static void check_errors(Step& step, std::string_view name, const expr::Node& n) {
+    bool any = false;
+    for (FpMode m : n.fp_modes.mode) any |= m != FpMode::Ignore;
+    if (!any) return;
+    step.fp_name = name;
+    step.fp_modes = n.fp_modes;
+  }
+
   int new_slot(DType dtype) {
     p_.slot_dtypes.push_back(dtype);
     return static_cast<int>(p_.slot_dtypes.size()) - 1;
@@ -47,6 +56,7 @@ class Compiler {
         p_.operands.push_back(n.input);
         step.cast = cast_row_for(n.input.dtype(), n.dtype);
         step.converts = n.input.dtype() != n.dtype;
+        if (step.converts) check_errors(step, "cast", n);
         step.results[0] = new_slot(n.dtype);
         break;
       }
@@ -62,12 +72,14 @@ class Compiler {
         step.nargs = 1;
         step.cast = cast_row_for(from.dtype, n.dtype);
         step.results[0] = new_slot(n.dtype);
+        check_errors(step, "cast", n);
         break;
       }
       case expr::Node::Kind::Op: {
         const UfuncInfo& info = ufunc_info(n.op);
         step.kind = Step::Run;
         step.loop = loop_for(n.op, n.loop);
+        check_errors(step, info.name, n);
         for (const expr::NodePtr& a : n.args) step.args[step.nargs++] = compile(*a);
         for (int k = 0; k < info.nout; ++k) {
           step.results[step.nresults++] = new_slot(info.loops[n.loop].out[k]);
@@ -99,7 +111,8 @@ void compile_program(Program& p, const expr::Node& root, bool both_outputs) {
   } else {
     p.roots[0] = compiler.compile(root);
   }
-  if (p.slot_dtypes.size() > kMaxSlots || p.operands.size() > StridedLayout::kMaxOperands) {
+  if (p.slot_dtypes.size() > kMaxSlots || p.operands.size() > StridedLayout::kMaxOperands ||
+      p.steps.size() > std::size(p.step_errors)) {
     throw std::logic_error("eval_expr: expression tree larger than the evaluator's limits");
   }
 }
@@ -173,7 +186,9 @@ void fill_constants(const Program& p, std::byte* memory, int64_t m) {
 void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides, int64_t off,
                int64_t m, std::byte* memory, std::byte** slot_ptr,
                std::span<std::byte* const> direct) {
-  for (const Step& s : p.steps) {
+  if (raised_fp_errors()) clear_fp_errors();  // left by code before this block
+  for (size_t i = 0; i < p.steps.size(); ++i) {
+    const Step& s = p.steps[i];
     std::byte* own = memory + s.results[0] * kSlotBytes;
     switch (s.kind) {
       case Step::Load: {
@@ -207,6 +222,19 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
         break;
       }
     }
+    if (!s.fp_name.empty()) {
+      if (const unsigned raised = raised_fp_errors()) {
+        p.step_errors[i].fetch_or(static_cast<uint8_t>(raised), std::memory_order_relaxed);
+        clear_fp_errors();
+      }
+    }
+  }
+}
+
+void record_program_errors(const Program& p) {
+  for (size_t i = 0; i < p.steps.size(); ++i) {
+    const unsigned raised = p.step_errors[i].load(std::memory_order_relaxed);
+    if (raised) record_fp_errors(p.steps[i].fp_name, raised, p.steps[i].fp_modes);
   }
 }
 

@@ -3,7 +3,9 @@
 // slots of kBlock elements. The evaluator stores each block of the root into an output;
 // reductions fold it into accumulators instead.
 
+#include <atomic>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
@@ -28,6 +30,10 @@ struct Step {
   int results[2] = {};
   int nresults = 0;
   Scalar value;  // Constant
+  // Run, and Load or Convert that change dtype: the name floating-point errors are
+  // reported under, and the modes of the call that made the step (empty: not checked).
+  std::string_view fp_name;
+  FpModes fp_modes;
 };
 
 struct Program {
@@ -38,7 +44,12 @@ struct Program {
   std::vector<Array> operands;
   int roots[2] = {};  // the slots holding the tree's value(s)
   uint64_t id = 0;    // unique per compilation: which program a thread's slots hold
+  // The floating-point errors each step raised, from every thread that ran the program.
+  mutable std::atomic<uint8_t> step_errors[2 * kMaxSlots] = {};
 };
+
+// Records the errors `p`'s steps raised (see tessera/errstate.h) on this thread.
+void record_program_errors(const Program& p);
 
 // Whether every element of `a` is the same one (size 1, or broadcast from one element).
 inline bool is_one_value(const Array& a) {

@@ -440,6 +440,7 @@ void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Arra
   } else {
     reduce_outer(plan);
   }
+  record_program_errors(plan.program);
 }
 
 }  // namespace tessera::cpu

@@ -219,6 +219,7 @@ void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out
   } else {
     scan_outer(plan);
   }
+  record_program_errors(plan.program);
 }
 
 }  // namespace tessera::cpu

@@ -1,0 +1,61 @@
+#include <vector>
+
+#include "core/fp_events.h"
+#include "tessera/errors.h"
+
+namespace tessera {
+namespace {
+
+thread_local FpModes current_modes;
+thread_local std::vector<FpEvent> recorded;
+FpHandler handler = &raise_fp_events;
+
+}  // namespace
+
+bool FpModes::acts_at_once() const {
+  for (FpMode m : mode) {
+    if (m != FpMode::Ignore && m != FpMode::Warn) return true;
+  }
+  return false;
+}
+
+FpModes fp_modes() { return current_modes; }
+void set_fp_modes(const FpModes& modes) { current_modes = modes; }
+
+std::string_view fp_error_words(FpError error) {
+  switch (error) {
+    case FpError::Divide: return "divide by zero";
+    case FpError::Overflow: return "overflow";
+    case FpError::Underflow: return "underflow";
+    case FpError::Invalid: return "invalid value";
+  }
+  return "";
+}
+
+void set_fp_handler(FpHandler h) { handler = h ? h : &raise_fp_events; }
+
+void raise_fp_events(std::span<const FpEvent> events) {
+  for (const FpEvent& e : events) {
+    if (e.mode == FpMode::Raise) {
+      throw FloatingPointError(std::string(fp_error_words(e.error)) + " encountered in " +
+                               std::string(e.op));
+    }
+  }
+}
+
+void record_fp_errors(std::string_view op, unsigned mask, const FpModes& modes) {
+  for (int k = 0; k < kNumFpErrors; ++k) {
+    const auto error = static_cast<FpError>(k);
+    if (!(mask & fp_bit(error)) || modes[error] == FpMode::Ignore) continue;
+    recorded.push_back({op, error, modes[error]});
+  }
+}
+
+void report_fp_events() {
+  if (recorded.empty()) return;
+  std::vector<FpEvent> events;
+  events.swap(recorded);  // the handler may compute, and record, again
+  handler(events);
+}
+
+}  // namespace tessera
