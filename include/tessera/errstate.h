@@ -34,12 +34,14 @@ void set_fp_modes(const FpModes& modes);
 // "divide by zero", "overflow", "underflow", "invalid value": NumPy's words.
 std::string_view fp_error_words(FpError error);
 
-// One error an op raised: its name ("divide", or "cast" for a conversion), the kind, and
-// the mode of its caller. Never Ignore.
+// One error an op raised: its name ("divide", or "cast" for a conversion), the kind, the
+// mode of its caller (never Ignore), and every kind the op raised in the same computation
+// (bits 1 << FpError: NumPy's status word, which its 'call' mode passes).
 struct FpEvent {
   std::string_view op;
   FpError error;
   FpMode mode;
+  unsigned status;
 };
 // Receives the events of one computation, on the thread that asked for it, with no lock
 // of the engine held. The default throws FloatingPointError for the first Raise event and

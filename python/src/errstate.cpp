@@ -37,7 +37,7 @@ void deliver(std::span<const FpEvent> events) {
         throw FloatingPointError(words + " encountered in " + op);
       default:
         nb::module_::import_("tessera._errstate")
-            .attr("_report")(op, words, kModeNames[static_cast<int>(e.mode)]);
+            .attr("_report")(op, words, kModeNames[static_cast<int>(e.mode)], e.status);
     }
   }
 }

@@ -1,5 +1,6 @@
 // Operations that move data: copies, casts, assignment, fills and transfers.
 
+#include "core/fp_events.h"
 #include <memory>
 #include <string>
 
@@ -29,6 +30,7 @@ Array Array::copy(Order order) const { return astype(dtype_, order); }
 Array Array::astype(DType dtype, Order order) const {
   Array out = empty_like(*this, dtype, order);
   backend_for(device()).copy(*this, out);
+  report_fp_events();  // a conversion's invalid values, overflows and underflows
   return out;
 }
 
@@ -53,6 +55,7 @@ void Array::assign(const Array& src) {
   }
   if (may_overlap(from, *this)) from = from.copy();
   backend_for(device()).copy(from, *this);
+  report_fp_events();
 }
 
 void Array::fill(const Scalar& value) {

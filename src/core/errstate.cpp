@@ -43,11 +43,34 @@ void raise_fp_events(std::span<const FpEvent> events) {
   }
 }
 
+unsigned reported_fp_errors(Ufunc op, DType dtype) {
+  constexpr unsigned kAll = (1u << kNumFpErrors) - 1;
+  if (!is_floating(dtype)) return kAll;
+  switch (op) {
+    case Ufunc::Maximum:
+    case Ufunc::Minimum:
+    case Ufunc::Fmax:
+    case Ufunc::Fmin:
+    case Ufunc::Sign:
+    case Ufunc::Heaviside:
+    case Ufunc::Less:
+    case Ufunc::LessEqual:
+    case Ufunc::Greater:
+    case Ufunc::GreaterEqual:
+    case Ufunc::Isinf:
+    case Ufunc::Isfinite:
+    case Ufunc::Isnan:
+      return 0;
+    default:
+      return kAll;
+  }
+}
+
 void record_fp_errors(std::string_view op, unsigned mask, const FpModes& modes) {
   for (int k = 0; k < kNumFpErrors; ++k) {
     const auto error = static_cast<FpError>(k);
     if (!(mask & fp_bit(error)) || modes[error] == FpMode::Ignore) continue;
-    recorded.push_back({op, error, modes[error]});
+    recorded.push_back({op, error, modes[error], mask});
   }
 }
 

@@ -6,11 +6,18 @@
 #include <string_view>
 
 #include "tessera/errstate.h"
+#include "tessera/ufunc.h"
 
 namespace tessera {
 
 // Bits of FpError, as a mask.
 inline constexpr unsigned fp_bit(FpError e) { return 1u << static_cast<int>(e); }
+
+// The errors NumPy reports for `op` on a loop whose first input is of `dtype`: none for
+// the comparisons, maximum/minimum/fmax/fmin, sign, heaviside and isnan/isinf/isfinite on
+// real floats, whose loops raise the invalid flag on NaN where GCC vectorizes them with
+// SSE2's ordered compares (NumPy's loops of these warn for nothing); every kind otherwise.
+unsigned reported_fp_errors(Ufunc op, DType dtype);
 
 // Records that `op`, called under `modes`, raised the errors in `mask` (this thread).
 void record_fp_errors(std::string_view op, unsigned mask, const FpModes& modes);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <numeric>
 
 #include "backend/backend.h"
@@ -78,11 +79,18 @@ struct Arg {
   std::optional<Array> source;  // the array whose pending tree was inlined, if any
 };
 
-Arg make_arg(const Operand& o, DType as, const Dims& shape) {
-  if (!o.is_array()) {
-    const Scalar& v = o.value();
-    return {expr::constant(v.cast(as)), std::nullopt};
+// A scalar operand as the loop's dtype. A finite float too large for a float32 or float16
+// loop becomes inf, which NumPy reports as an overflow in cast.
+Scalar convert_scalar(const Scalar& v, DType as) {
+  Scalar converted = v.cast(as);
+  if (is_floating(as) && std::isfinite(v.to_double()) && std::isinf(converted.to_double())) {
+    record_fp_errors("cast", fp_bit(FpError::Overflow), fp_modes());
   }
+  return converted;
+}
+
+Arg make_arg(const Operand& o, DType as, const Dims& shape) {
+  if (!o.is_array()) return {expr::constant(convert_scalar(o.value(), as)), std::nullopt};
   if (expr::NodePtr tree = pending_tree(o.array(), shape)) {
     return {expr::cast(tree, as), o.array()};
   }
@@ -163,7 +171,7 @@ std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inp
     const Operand& o = inputs[k];
     broadcast[k] = !o.is_array();
     if (broadcast[k]) {
-      converted[k] = o.value().cast(sig.in[k]);
+      converted[k] = convert_scalar(o.value(), sig.in[k]);
       in[k] = converted[k].data();
       continue;
     }

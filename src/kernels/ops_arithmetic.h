@@ -69,10 +69,14 @@ TS_HD bool min_by_minus_one(T a, T b) {
 }
 
 // NumPy defines x // 0 == 0 and x % 0 == 0 for integers (it only raises the divide-by-zero
-// flag), and INT_MIN // -1 wraps to INT_MIN with remainder 0.
+// flag), and INT_MIN // -1 wraps to INT_MIN with remainder 0 (the quotient's overflow
+// flag is raised by floor_divide and divmod, not by remainder).
 template <class T>
 TS_HD Pair<T, T> int_divmod(T a, T b) {
-  if (b == 0) return {T(0), T(0)};
+  if (b == 0) {
+    raise_divide_by_zero_flag();
+    return {T(0), T(0)};
+  }
   if (min_by_minus_one(a, b)) return {a, T(0)};
   T q = static_cast<T>(a / b);
   T r = static_cast<T>(a % b);
@@ -276,6 +280,7 @@ struct Divmod {
   TS_HD Pair<T, T> operator()(T a, T b) const {
     using namespace arith_detail;
     if constexpr (is_int_v<T>) {
+      if (min_by_minus_one(a, b)) raise_overflow_flag();
       return int_divmod(a, b);
     } else {
       auto r = float_divmod(calc_t<T>(a), calc_t<T>(b));
@@ -289,6 +294,7 @@ struct FloorDivide {
   TS_HD T operator()(T a, T b) const {
     using namespace arith_detail;
     if constexpr (is_int_v<T>) {
+      if (min_by_minus_one(a, b)) raise_overflow_flag();
       return int_divmod(a, b).first;
     } else {
       // npy_floor_divide: a zero divisor gives a / b without divmod's work (and its flags).
@@ -318,6 +324,7 @@ struct Fmod {
     using namespace arith_detail;
     if constexpr (is_int_v<T>) {
       // C's truncating remainder; NumPy gives 0 for a zero divisor and for INT_MIN % -1.
+      if (b == 0) raise_divide_by_zero_flag();
       if (b == 0 || min_by_minus_one(a, b)) return T(0);
       return static_cast<T>(a % b);
     } else {
@@ -433,6 +440,8 @@ struct Reciprocal {
     if constexpr (is_int_v<T>) {
       // NumPy computes 1.0 / x in double and converts with C's cast: 0 for |x| > 1, and
       // 1 / 0 = inf converts to whatever the hardware gives (INT_MIN for int32/int64).
+      // The conversion of 1 / 0 = inf is NumPy's invalid value in reciprocal.
+      if (x == 0) raise_invalid_flag();
       return cast_value<T>(1.0 / static_cast<double>(x));
     } else if constexpr (is_cplx_v<T>) {
       using R = real_t<T>;

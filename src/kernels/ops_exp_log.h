@@ -141,8 +141,9 @@ struct Log {
       // NumPy's wheels link glibc's pre-2.29 double log and log2 (symbol version
       // GLIBC_2.2.5), whose wrapper answers x < 0 with +nan where the current ones give
       // -nan; clearing the sign keeps the invalid flag the call raises.
+      // (isless: a NaN input raises no invalid flag, as in NumPy.)
       const double r = std::log(x);
-      return x < 0 ? std::fabs(r) : r;
+      return std::isless(x, 0.0) ? std::fabs(r) : r;
     } else {
       using std::log;
       return log(x);
@@ -162,7 +163,7 @@ struct Log2 {
       return detail::scale_parts(log(x), detail::math_consts<R>::log2e);
     } else if constexpr (std::is_same_v<T, double>) {
       const double r = std::log2(x);
-      return x < 0 ? std::fabs(r) : r;  // +nan for x < 0, as in Log
+      return std::isless(x, 0.0) ? std::fabs(r) : r;  // +nan for x < 0, as in Log
     } else {
       return std::log2(x);
     }

@@ -58,7 +58,8 @@ TS_HD auto widen_half(T x) {
 
 inline constexpr uint16_t kHalfNan = 0x7e00u;  // NPY_HALF_NAN
 
-// npy_half_nextafter: step the bit pattern one unit towards y.
+// npy_half_nextafter: step the bit pattern one unit towards y; overflow when a finite x
+// steps to an infinity.
 TS_HD uint16_t half_nextafter_bits(uint16_t x, uint16_t y) {
   const bool x_nan = (x & 0x7c00u) == 0x7c00u && (x & 0x03ffu) != 0;
   const bool y_nan = (y & 0x7c00u) == 0x7c00u && (y & 0x03ffu) != 0;
@@ -72,7 +73,9 @@ TS_HD uint16_t half_nextafter_bits(uint16_t x, uint16_t y) {
   } else {
     towards_zero = !(y & 0x8000u) || (x & 0x7fffu) > (y & 0x7fffu);
   }
-  return static_cast<uint16_t>(towards_zero ? x - 1 : x + 1);
+  const auto result = static_cast<uint16_t>(towards_zero ? x - 1 : x + 1);
+  if ((result & 0x7fffu) == 0x7c00u && (x & 0x7c00u) != 0x7c00u) raise_overflow_flag();
+  return result;
 }
 
 // npy_half_spacing: the gap to the next half of larger magnitude, returned as a positive
@@ -80,8 +83,14 @@ TS_HD uint16_t half_nextafter_bits(uint16_t x, uint16_t y) {
 TS_HD uint16_t half_spacing_bits(uint16_t h) {
   const uint16_t exp = h & 0x7c00u;
   const uint16_t sig = h & 0x03ffu;
-  if (exp == 0x7c00u) return kHalfNan;
-  if (h == 0x7bffu) return 0x7c00u;  // the largest half steps to +inf
+  if (exp == 0x7c00u) {
+    raise_invalid_flag();
+    return kHalfNan;
+  }
+  if (h == 0x7bffu) {  // the largest half steps to +inf
+    raise_overflow_flag();
+    return 0x7c00u;
+  }
   if ((h & 0x8000u) && sig == 0) {
     if (exp > 0x2c00u) return static_cast<uint16_t>(exp - 0x2c00u);
     if (exp > 0x0400u) return static_cast<uint16_t>(1u << ((exp >> 10) - 2));
@@ -182,6 +191,10 @@ struct Spacing {
       } else {
         next = detail::from_bits<T>(detail::to_bits(x) + 1);
       }
+      // NumPy steps with nextafter, whose flags it reports: overflow past the largest
+      // value, underflow into the subnormals.
+      if (std::isinf(next)) raise_overflow_flag();
+      if (std::fpclassify(next) == FP_SUBNORMAL) raise_underflow_flag();
       return next - x;
     }
   }

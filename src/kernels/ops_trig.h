@@ -128,8 +128,9 @@ struct Tanh {
       const double ax = std::fabs(x);
       // Below 2^-27, x^3/3 is under a quarter ulp of x, so tanh(x) rounds to x (glibc
       // goes through expm1 there and can be 1 ulp off).
-      if (ax < 0x1p-27) return x;
-      if (ax < 2.0625) return std::copysign(detail::tanh_mid(ax), x);
+      // (isless: a NaN input raises no invalid flag, as in NumPy.)
+      if (std::isless(ax, 0x1p-27)) return x;
+      if (std::isless(ax, 2.0625)) return std::copysign(detail::tanh_mid(ax), x);
       return std::tanh(x);
     } else {
       using std::tanh;

@@ -162,6 +162,47 @@ TEST(UfuncApply, ErrorsAreRaisedAtOnce) {
   EXPECT_EQ(vals<int64_t>(power(i3, arr<int64_t>({3, 0, 3}))), (V<int64_t>{8, 1, -8}));
 }
 
+// Floating-point errors (numpy.seterr)
+
+// Sets this thread's modes for one test and restores the old ones.
+struct ModesScope {
+  FpModes old = fp_modes();
+  explicit ModesScope(const FpModes& m) { set_fp_modes(m); }
+  ~ModesScope() { set_fp_modes(old); }
+};
+
+TEST(UfuncFpErrors, RaiseModeThrowsAtTheCallEvenForLargeArrays) {
+  FpModes raise_divide;
+  raise_divide[FpError::Divide] = FpMode::Raise;
+  const Array zeros = Array::empty(Dims{10000}, D::Float64, kCpu);
+  const_cast<Array&>(zeros).fill(Scalar(0.0));
+  {
+    ModesScope scope(raise_divide);
+    EXPECT_THROW(log(zeros), FloatingPointError);
+    EXPECT_THROW(log(arr<double>({0.0, 1.0})), FloatingPointError);
+    EXPECT_THROW(floor_divide(arr<int64_t>({1, 2}), arr<int64_t>({0, 1})), FloatingPointError);
+    EXPECT_NO_THROW(log(arr<double>({1.0, 2.0})));
+  }
+  // Made under the default modes (warn, which the C++ default handler drops), a pending
+  // result computed under raise still reports as its caller asked.
+  const Array pending_log = log(zeros);
+  ModesScope scope(raise_divide);
+  EXPECT_NO_THROW(pending_log.data());
+}
+
+TEST(UfuncFpErrors, ModesAreNumPysDefaults) {
+  const FpModes m;
+  EXPECT_EQ(m[FpError::Divide], FpMode::Warn);
+  EXPECT_EQ(m[FpError::Overflow], FpMode::Warn);
+  EXPECT_EQ(m[FpError::Underflow], FpMode::Ignore);
+  EXPECT_EQ(m[FpError::Invalid], FpMode::Warn);
+  EXPECT_FALSE(m.acts_at_once());
+  FpModes call = m;
+  call[FpError::Invalid] = FpMode::Call;
+  EXPECT_TRUE(call.acts_at_once());
+  EXPECT_EQ(fp_error_words(FpError::Invalid), "invalid value");
+}
+
 // Laziness
 
 // The lean path of small arrays

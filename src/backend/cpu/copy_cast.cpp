@@ -2,9 +2,11 @@
 // fills and transfers. One inner loop per (source, destination) type pair.
 
 #include <array>
+#include <atomic>
 #include <cstring>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/fp_flags.h"
 #include "backend/cpu/strided_loop.h"
 #include "kernels/cast.h"
 
@@ -82,9 +84,20 @@ void strided_copy(const Array& src, const Array& dst) {
   }
   CastRow row = cast_table()[static_cast<int>(src.dtype())][static_cast<int>(dst.dtype())];
   const int64_t dst_step = layout.strides[0].back(), src_step = layout.strides[1].back();
-  for_each_row(layout, base, isize, [=](std::byte* const* p, int64_t n) {
+  // A conversion raises NumPy's "invalid value encountered in cast" (nan to an integer)
+  // and its overflow and underflow; each thread's flags are gathered for the caller.
+  std::atomic<unsigned> raised{0};
+  for_each_row(layout, base, isize, [&](std::byte* const* p, int64_t n) {
+    if (raised_fp_errors()) clear_fp_errors();
     row(p[1], src_step, p[0], dst_step, n);
+    if (const unsigned r = raised_fp_errors()) {
+      raised.fetch_or(r, std::memory_order_relaxed);
+      clear_fp_errors();
+    }
   });
+  if (const unsigned r = raised.load(std::memory_order_relaxed)) {
+    record_fp_errors("cast", r, fp_modes());
+  }
 }
 
 }  // namespace tessera::cpu

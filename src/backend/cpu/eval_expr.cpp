@@ -96,7 +96,7 @@ void run_loop(Ufunc op, int loop, std::span<const void* const> in,
     loop_for(op, loop)(args, outs, m);
   }
   if (const unsigned raised = raised_fp_errors()) {
-    record_fp_errors(ufunc_info(op).name, raised, modes);
+    record_fp_errors(ufunc_info(op).name, raised & reported_fp_errors(op, sig.in[0]), modes);
     clear_fp_errors();
   }
 }

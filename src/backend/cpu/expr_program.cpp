@@ -26,12 +26,16 @@ class Compiler {
   }
 
  private:
-  static void check_errors(Step& step, std::string_view name, const expr::Node& n) {
+  static void check_errors(Step& step, std::string_view name, const expr::Node& n,
+                           unsigned reported) {
     bool any = false;
-    for (FpMode m : n.fp_modes.mode) any |= m != FpMode::Ignore;
+    for (int k = 0; k < kNumFpErrors; ++k) {
+      any |= n.fp_modes.mode[k] != FpMode::Ignore && (reported & (1u << k));
+    }
     if (!any) return;
     step.fp_name = name;
     step.fp_modes = n.fp_modes;
+    step.fp_reported = reported;
   }
 
   int new_slot(DType dtype) {
@@ -56,7 +60,7 @@ class Compiler {
         p_.operands.push_back(n.input);
         step.cast = cast_row_for(n.input.dtype(), n.dtype);
         step.converts = n.input.dtype() != n.dtype;
-        if (step.converts) check_errors(step, "cast", n);
+        if (step.converts) check_errors(step, "cast", n, ~0u);
         step.results[0] = new_slot(n.dtype);
         break;
       }
@@ -72,14 +76,15 @@ class Compiler {
         step.nargs = 1;
         step.cast = cast_row_for(from.dtype, n.dtype);
         step.results[0] = new_slot(n.dtype);
-        check_errors(step, "cast", n);
+        check_errors(step, "cast", n, ~0u);
         break;
       }
       case expr::Node::Kind::Op: {
         const UfuncInfo& info = ufunc_info(n.op);
         step.kind = Step::Run;
         step.loop = loop_for(n.op, n.loop);
-        check_errors(step, info.name, n);
+        check_errors(step, info.name, n,
+                     reported_fp_errors(n.op, info.loops[n.loop].in[0]));
         for (const expr::NodePtr& a : n.args) step.args[step.nargs++] = compile(*a);
         for (int k = 0; k < info.nout; ++k) {
           step.results[step.nresults++] = new_slot(info.loops[n.loop].out[k]);
@@ -234,7 +239,9 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
 void record_program_errors(const Program& p) {
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const unsigned raised = p.step_errors[i].load(std::memory_order_relaxed);
-    if (raised) record_fp_errors(p.steps[i].fp_name, raised, p.steps[i].fp_modes);
+    if (raised & p.steps[i].fp_reported) {
+      record_fp_errors(p.steps[i].fp_name, raised & p.steps[i].fp_reported, p.steps[i].fp_modes);
+    }
   }
 }
 

@@ -34,6 +34,7 @@ struct Step {
   // reported under, and the modes of the call that made the step (empty: not checked).
   std::string_view fp_name;
   FpModes fp_modes;
+  unsigned fp_reported = 0;  // the errors reported for it (reported_fp_errors)
 };
 
 struct Program {

@@ -16,6 +16,8 @@
 #include <hwy/contrib/math/math-inl.h>
 #include <hwy/highway.h>
 
+#include <algorithm>
+#include <cfenv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,24 +32,35 @@ namespace tessera::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // Runs `vector_op` on whole vectors whose lanes all lie in [lo, hi], `scalar_op` on the
-// other vectors and on the tail.
+// other vectors and on the tail. Inside the range the true results raise no floating-point
+// error, but Highway's polynomials may (an underflowing x^3 for a tiny x): the flags the
+// vector pass adds are cleared before the scalar pass raises the real ones.
 template <class T, class VectorOp, class ScalarOp>
 HWY_INLINE void map_in_range(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t n, T lo,
                              T hi, VectorOp vector_op, ScalarOp scalar_op) {
+  constexpr int kErrors = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
+  constexpr int64_t kChunk = 512;
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
-  int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    const auto x = hn::LoadU(d, in + i);
-    // Written so that nan fails the test: comparisons with nan are false.
-    if (hn::AllTrue(d, hn::And(hn::Ge(x, vlo), hn::Le(x, vhi)))) {
-      hn::StoreU(vector_op(d, x), d, out + i);
-    } else {
-      for (int64_t k = i; k < i + lanes; ++k) out[k] = scalar_op(in[k]);
+  for (int64_t start = 0; start < n; start += kChunk) {
+    const int64_t end = std::min(n, start + kChunk);
+    bool in_range[kChunk];  // per vector of this chunk
+    const int before = std::fetestexcept(kErrors);
+    int64_t i = start, v = 0;
+    for (; i + lanes <= end; i += lanes, ++v) {
+      const auto x = hn::LoadU(d, in + i);
+      // Written so that nan fails the test: comparisons with nan are false.
+      in_range[v] = hn::AllTrue(d, hn::And(hn::Ge(x, vlo), hn::Le(x, vhi)));
+      if (in_range[v]) hn::StoreU(vector_op(d, x), d, out + i);
     }
+    if (const int spurious = std::fetestexcept(kErrors) & ~before) std::feclearexcept(spurious);
+    for (int64_t k = 0; k < v; ++k) {
+      if (in_range[k]) continue;
+      for (int64_t j = start + k * lanes; j < start + (k + 1) * lanes; ++j) out[j] = scalar_op(in[j]);
+    }
+    for (; i < end; ++i) out[i] = scalar_op(in[i]);
   }
-  for (; i < n; ++i) out[i] = scalar_op(in[i]);
 }
 
 // sin(-0.0) is -0.0, which Highway's Sin does not keep.
