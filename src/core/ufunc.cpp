@@ -385,7 +385,7 @@ std::vector<Array> apply_ufunc_evaluated(Ufunc op, std::span<const Operand> inpu
   }
   for (int j = 0; j < info.nout; ++j) {
     const Array& out = results[j];
-    expr::NodePtr root = expr::cast(roots[j], out.dtype());
+    expr::NodePtr root = expr::cast(roots[j], out.dtype(), op);
     if (options.where) {
       Arg mask = make_arg(*options.where, DType::Bool, shape);
       root = expr::op(Ufunc::Where, where_loop(out.dtype()), 0,

@@ -39,7 +39,7 @@ NodePtr op(Ufunc op, int loop, int output, std::vector<NodePtr> args) {
   return n;
 }
 
-NodePtr cast(const NodePtr& node, DType dtype) {
+NodePtr cast(const NodePtr& node, DType dtype, std::optional<Ufunc> output_of) {
   if (node->dtype == dtype) return node;
   if (node->kind == Node::Kind::Input) return input(node->input, dtype);
   if (node->kind == Node::Kind::Constant) return constant(node->constant.cast(dtype));
@@ -51,6 +51,7 @@ NodePtr cast(const NodePtr& node, DType dtype) {
   n->depth = node->depth + 1;
   n->inputs = node->inputs;
   n->fp_modes = fp_modes();
+  n->output_of = output_of;
   return n;
 }
 

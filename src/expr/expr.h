@@ -5,6 +5,7 @@
 // same tree as one kernel.
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "tessera/array.h"
@@ -33,13 +34,16 @@ struct Node {
   // The floating-point error modes of the call that made this node (Op, Cast, and Input
   // read as another dtype): its errors are reported as that caller asked.
   FpModes fp_modes;
+  // Cast: the ufunc whose output this conversion is (out= of another dtype); NumPy's loop
+  // converts, so its errors are reported under that ufunc's name rather than "cast".
+  std::optional<Ufunc> output_of;
 };
 
 NodePtr input(const Array& a, DType as);
 NodePtr constant(const Scalar& value);  // of value's dtype
 NodePtr op(Ufunc op, int loop, int output, std::vector<NodePtr> args);
 // `node` read as `dtype`: a Cast node, folded into Inputs and Constants.
-NodePtr cast(const NodePtr& node, DType dtype);
+NodePtr cast(const NodePtr& node, DType dtype, std::optional<Ufunc> output_of = {});
 
 // Trees are evaluated when they would grow past these, so memory stays bounded and the
 // evaluator's per-block scratch stays in cache.

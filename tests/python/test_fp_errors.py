@@ -564,8 +564,6 @@ def test_cast_warnings(device, source, target, layout):
     compare_op(lambda a: a.astype(target), lambda a: a.astype(target), (x,), (tx,))
 
 
-@pytest.mark.xfail(strict=True, reason="tessera names the out= conversion 'cast'; NumPy "
-                   "names the ufunc whose loop converts ('overflow encountered in add')")
 @pytest.mark.parametrize("layout", ["small-direct", "large"])
 def test_out_cast_warnings(device, layout):
     """An output cast inside a ufunc (out= of a smaller dtype, casting='unsafe')."""

@@ -76,7 +76,7 @@ class Compiler {
         step.nargs = 1;
         step.cast = cast_row_for(from.dtype, n.dtype);
         step.results[0] = new_slot(n.dtype);
-        check_errors(step, "cast", n, ~0u);
+        check_errors(step, n.output_of ? ufunc_info(*n.output_of).name : "cast", n, ~0u);
         break;
       }
       case expr::Node::Kind::Op: {
