@@ -191,7 +191,10 @@ void fill_constants(const Program& p, std::byte* memory, int64_t m) {
 void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides, int64_t off,
                int64_t m, std::byte* memory, std::byte** slot_ptr,
                std::span<std::byte* const> direct) {
-  if (raised_fp_errors()) clear_fp_errors();  // left by code before this block
+  if (const unsigned raised = raised_fp_errors()) {
+    p.entry_errors.fetch_or(static_cast<uint8_t>(raised), std::memory_order_relaxed);
+    clear_fp_errors();
+  }
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const Step& s = p.steps[i];
     std::byte* own = memory + s.results[0] * kSlotBytes;
@@ -227,9 +230,13 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
         break;
       }
     }
-    if (!s.fp_name.empty()) {
+    // Every computing step leaves clean flags behind, reported or not, so none is taken
+    // for another's (a reduction's fold reads what is raised between blocks).
+    if (s.kind != Step::Constant && (s.kind != Step::Load || s.converts)) {
       if (const unsigned raised = raised_fp_errors()) {
-        p.step_errors[i].fetch_or(static_cast<uint8_t>(raised), std::memory_order_relaxed);
+        if (!s.fp_name.empty()) {
+          p.step_errors[i].fetch_or(static_cast<uint8_t>(raised), std::memory_order_relaxed);
+        }
         clear_fp_errors();
       }
     }

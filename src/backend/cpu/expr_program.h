@@ -47,6 +47,9 @@ struct Program {
   uint64_t id = 0;    // unique per compilation: which program a thread's slots hold
   // The floating-point errors each step raised, from every thread that ran the program.
   mutable std::atomic<uint8_t> step_errors[2 * kMaxSlots] = {};
+  // Flags already raised when a block started: a reduction's fold between blocks (other
+  // callers start their rows with clean flags and ignore these).
+  mutable std::atomic<uint8_t> entry_errors{0};
 };
 
 // Records the errors `p`'s steps raised (see tessera/errstate.h) on this thread.
