@@ -972,7 +972,8 @@ def test_reduction_of_lazy_tree(device, case, size):
     compare_op(lambda a: program(np, a), lambda a: program(tp, a), (x,), (tp.array(x),))
 
 
-# A reduction's own errors: its fold overflows, or adds inf and -inf ("... in reduce").
+# A reduction's or scan's own errors: its fold overflows, or adds inf and -inf ("... in
+# reduce", "... in accumulate").
 OWN_REDUCTIONS = {
     "sum overflow": ([1e308, 1e308], lambda m, a: m.sum(a)),
     "sum inf - inf": ([np.inf, -np.inf, 1.0], lambda m, a: m.sum(a)),
@@ -981,6 +982,10 @@ OWN_REDUCTIONS = {
     "min with nan": ([1.0, np.nan, 2.0], lambda m, a: m.min(a)),
     "axis-0 sum overflow": ([[1e308, 1.0], [1e308, 2.0]], lambda m, a: m.sum(a, axis=0)),
     "mean overflow": ([1e308, 1e308, 1e308], lambda m, a: m.mean(a)),
+    "cumsum overflow": ([1e308, 1e308, 1.0], lambda m, a: m.cumsum(a)),
+    "cumprod overflow": ([1e200, 1e200, 2.0], lambda m, a: m.cumprod(a)),
+    "axis-0 cumsum overflow": ([[1e308, 1.0], [1e308, 2.0]], lambda m, a: m.cumsum(a, axis=0)),
+    "maximum.accumulate with nan": ([1.0, np.nan, 2.0], lambda m, a: m.maximum.accumulate(a)),
 }
 
 

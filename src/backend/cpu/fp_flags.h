@@ -3,6 +3,7 @@
 // raise them as IEEE 754 says (the integer loops raise them by hand where NumPy's do);
 // the evaluator reads them after each step and records which op raised what.
 
+#include <atomic>
 #include <cfenv>
 
 #include "core/fp_events.h"
@@ -19,5 +20,18 @@ inline unsigned raised_fp_errors() {
 }
 
 inline void clear_fp_errors() { std::feclearexcept(FE_ALL_EXCEPT); }
+
+// A unit of a reduction's or scan's work, whose folds run between the program's blocks on
+// one thread: it starts with clean flags and adds what its folds raised to `sink` at its
+// end. (A fold's flags still pending when a block starts go to Program::entry_errors.)
+inline void start_fold_errors() {
+  if (raised_fp_errors()) clear_fp_errors();
+}
+inline void end_fold_errors(std::atomic<unsigned>& sink) {
+  if (const unsigned raised = raised_fp_errors()) {
+    sink.fetch_or(raised, std::memory_order_relaxed);
+    clear_fp_errors();
+  }
+}
 
 }  // namespace tessera::cpu

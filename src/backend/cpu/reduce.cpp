@@ -52,19 +52,6 @@ struct Plan : TreeWalk {
   mutable std::atomic<unsigned> fold_errors{0};
 };
 
-// Folds run between the program's blocks on the same thread: each unit of work starts
-// with clean flags and hands what its folds raised to the plan when it ends. (A fold's
-// flags still pending when a block starts are kept by run_block in entry_errors.)
-void start_folding() {
-  if (raised_fp_errors()) clear_fp_errors();
-}
-void end_folding(const Plan& plan) {
-  if (const unsigned raised = raised_fp_errors()) {
-    plan.fold_errors.fetch_or(raised, std::memory_order_relaxed);
-    clear_fp_errors();
-  }
-}
-
 int64_t extent(const Plan& plan, const std::vector<int>& axes) {
   int64_t n = 1;
   for (int a : axes) n *= plan.layout.shape[a];
@@ -173,7 +160,7 @@ void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int6
   std::byte* slot_ptr[kMaxSlots];
   fill_constants(p, memory, std::min(plan.inner, kBlock));
   const int nops = plan.operands;
-  start_folding();
+  start_fold_errors();
   for (int64_t pos = begin; pos < end;) {
     const int64_t row = pos / plan.inner, col = pos % plan.inner;
     const int64_t len = std::min(plan.inner - col, end - pos);
@@ -201,7 +188,7 @@ void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int6
     }
     pos += len;
   }
-  end_folding(plan);
+  end_fold_errors(plan.fold_errors);
 }
 
 void reduce_inner(const Plan& plan) {
@@ -225,14 +212,14 @@ void reduce_inner(const Plan& plan) {
         if (plan.ordered) fold.start_from(ptrs[0]);
         fold_span(plan, ptrs, 0, per_output, fold);
         alignas(16) std::byte value[kMaxItem];
-        start_folding();
+        start_fold_errors();
         fold.result(value);
         if (plan.ordered) {
           std::memcpy(ptrs[0], value, plan.isize);
         } else {
           combine1(plan, ptrs[0], value, ptrs[0]);
         }
-        end_folding(plan);
+        end_fold_errors(plan.fold_errors);
       }
     });
     return;
@@ -249,9 +236,9 @@ void reduce_inner(const Plan& plan) {
       for (int64_t c = begin; c < end; ++c) {
         Fold fold(plan, halving_buffer());
         fold_span(plan, ptrs, per_output * c / chunks, per_output * (c + 1) / chunks, fold);
-        start_folding();
+        start_fold_errors();
         nonempty[c] = fold.result(partial.data() + c * kMaxItem);
-        end_folding(plan);
+        end_fold_errors(plan.fold_errors);
       }
     });
     for (int64_t c = 0; c < chunks; ++c) {
@@ -271,7 +258,7 @@ void fold_rows(const Plan& plan, std::byte* const* out_ptrs, int64_t off, int64_
   std::byte* slot_ptr[kMaxSlots];
   fill_constants(p, memory, std::min(len, kBlock));
   const int nops = plan.operands;
-  start_folding();
+  start_fold_errors();
   for (int64_t r = r_begin; r < r_end; ++r) {
     std::byte* ptrs[StridedLayout::kMaxOperands];
     std::copy(out_ptrs, out_ptrs + nops, ptrs);
@@ -289,7 +276,7 @@ void fold_rows(const Plan& plan, std::byte* const* out_ptrs, int64_t off, int64_
       plan.combine(in, out, m);
     }
   }
-  end_folding(plan);
+  end_fold_errors(plan.fold_errors);
 }
 
 // Accumulators per task: up to 32 KiB, so they stay in L1/L2 while the rows stream past.
@@ -461,13 +448,13 @@ void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Arra
       plan.inner_strides[1] == plan.isize) {
     plan.direct = true;
   }
-  start_folding();  // the serial combines below run on this thread
+  start_fold_errors();  // the serial combines below run on this thread
   if (plan.inner_reduced) {
     reduce_inner(plan);
   } else {
     reduce_outer(plan);
   }
-  end_folding(plan);
+  end_fold_errors(plan.fold_errors);
   record_program_errors(plan.program);
   const unsigned fold_errors = (plan.fold_errors.load(std::memory_order_relaxed) |
                                 plan.program.entry_errors.load(std::memory_order_relaxed)) &
