@@ -24,7 +24,6 @@ struct FpModes {
   FpMode& operator[](FpError e) { return mode[static_cast<int>(e)]; }
   // Raise, Call, Print and Log act when the op is called: it cannot stay pending.
   bool acts_at_once() const;
-  friend bool operator==(const FpModes&, const FpModes&) = default;
 };
 
 // This thread's modes (NumPy's defaults until set).

@@ -1,10 +1,10 @@
 // Operations that move data: copies, casts, assignment, fills and transfers.
 
-#include "core/fp_events.h"
 #include <memory>
 #include <string>
 
 #include "backend/backend.h"
+#include "core/fp_events.h"
 #include "core/overlap.h"
 #include "tessera/array.h"
 #include "tessera/errors.h"

@@ -15,8 +15,9 @@ inline constexpr unsigned fp_bit(FpError e) { return 1u << static_cast<int>(e); 
 
 // The errors NumPy reports for `op` on a loop whose first input is of `dtype`: none for
 // the comparisons, maximum/minimum/fmax/fmin, sign, heaviside and isnan/isinf/isfinite on
-// real floats, whose loops raise the invalid flag on NaN where GCC vectorizes them with
-// SSE2's ordered compares (NumPy's loops of these warn for nothing); every kind otherwise.
+// real floats (NumPy's loops of these never warn, NaN operands included, while ours raise
+// the invalid flag on NaN where GCC vectorizes them with SSE2's ordered compares); every
+// kind otherwise.
 unsigned reported_fp_errors(Ufunc op, DType dtype);
 
 // Records that `op`, called under `modes`, raised the errors in `mask` (this thread).

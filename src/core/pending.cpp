@@ -59,13 +59,12 @@ void evaluate_into(const expr::NodePtr& root, std::span<const Array> outs) {
   Backend& backend = backend_for(outs[0].device());
   if (!conflict) {
     backend.eval_expr(*root, outs);
-    report_fp_events();
-    return;
+  } else {
+    std::vector<Array> temps;
+    for (const Array& out : outs) temps.push_back(Array::empty_like(out, out.dtype()));
+    backend.eval_expr(*root, temps);
+    for (size_t j = 0; j < outs.size(); ++j) backend.copy(temps[j], outs[j]);
   }
-  std::vector<Array> temps;
-  for (const Array& out : outs) temps.push_back(Array::empty_like(out, out.dtype()));
-  backend.eval_expr(*root, temps);
-  for (size_t j = 0; j < outs.size(); ++j) backend.copy(temps[j], outs[j]);
   report_fp_events();
 }
 

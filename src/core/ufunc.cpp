@@ -202,7 +202,8 @@ int cached_array_loop(Ufunc op, std::span<const Array* const> inputs) {
     std::vector<Operand> operands;
     for (const Array* a : inputs) operands.emplace_back(*a);
     const int resolved = resolve_loop(op, operands, {});
-    const bool checks_values = op == Ufunc::Power && is_integer(ufunc_info(op).loops[resolved].in[1]);
+    const bool checks_values =
+        op == Ufunc::Power && is_integer(ufunc_info(op).loops[resolved].in[1]);
     if (!checks_values) loop = resolved;
   } catch (const std::exception&) {
     // apply_ufunc raises it again, with the caller's arguments in hand.
@@ -221,7 +222,6 @@ std::optional<Array> apply_ufunc_small(Ufunc op, std::span<const Array* const> i
   const Array& first = *inputs[0];
   const int64_t size = first.size();
   if (size == 0 || size >= lazy_min_elements()) return std::nullopt;
-  const void* in[2];
   for (size_t k = 0; k < inputs.size(); ++k) {
     const Array& a = *inputs[k];
     if ((k > 0 && (a.shape() != first.shape() || a.device() != first.device())) ||
@@ -232,6 +232,7 @@ std::optional<Array> apply_ufunc_small(Ufunc op, std::span<const Array* const> i
   const int loop = cached_array_loop(op, inputs);
   if (loop == kNoLoop) return std::nullopt;
   const LoopSignature& sig = info.loops[loop];
+  const void* in[2];
   for (size_t k = 0; k < inputs.size(); ++k) {
     if (inputs[k]->dtype() != sig.in[k]) return std::nullopt;  // the loop casts: a tree does
     in[k] = inputs[k]->data();

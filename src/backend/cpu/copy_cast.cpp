@@ -88,12 +88,9 @@ void strided_copy(const Array& src, const Array& dst) {
   // and its overflow and underflow; each thread's flags are gathered for the caller.
   std::atomic<unsigned> raised{0};
   for_each_row(layout, base, isize, [&](std::byte* const* p, int64_t n) {
-    if (raised_fp_errors()) clear_fp_errors();
+    clear_stale_fp_errors();
     row(p[1], src_step, p[0], dst_step, n);
-    if (const unsigned r = raised_fp_errors()) {
-      raised.fetch_or(r, std::memory_order_relaxed);
-      clear_fp_errors();
-    }
+    collect_fp_errors(raised);
   });
   if (const unsigned r = raised.load(std::memory_order_relaxed)) {
     record_fp_errors("cast", r, fp_modes());

@@ -74,7 +74,7 @@ void run_loop(Ufunc op, int loop, std::span<const void* const> in,
               std::span<const bool> broadcast, void* out, int64_t n) {
   const LoopSignature& sig = ufunc_info(op).loops[loop];
   const FpModes modes = fp_modes();
-  if (raised_fp_errors()) clear_fp_errors();
+  clear_stale_fp_errors();
   thread_local std::vector<std::byte> memory(3 * kSlotBytes);
   const std::byte* args[3];
   std::byte* outs[1] = {static_cast<std::byte*>(out)};

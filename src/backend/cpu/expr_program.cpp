@@ -30,7 +30,8 @@ class Compiler {
                            unsigned reported) {
     bool any = false;
     for (int k = 0; k < kNumFpErrors; ++k) {
-      any |= n.fp_modes.mode[k] != FpMode::Ignore && (reported & (1u << k));
+      const auto error = static_cast<FpError>(k);
+      any |= n.fp_modes[error] != FpMode::Ignore && (reported & fp_bit(error));
     }
     if (!any) return;
     step.fp_name = name;
@@ -141,6 +142,15 @@ void walk_tree(TreeWalk& walk, const expr::Node& root, const Array& first, const
                                 nops > 1 ? 1 : 0);
 }
 
+void record_walk_errors(const TreeWalk& walk, std::string_view fold_name, Ufunc op,
+                        DType dtype) {
+  record_program_errors(walk.program);
+  const unsigned folds = (walk.fold_errors.load(std::memory_order_relaxed) |
+                          walk.program.entry_errors.load(std::memory_order_relaxed)) &
+                         reported_fp_errors(op, dtype);
+  if (folds) record_fp_errors(fold_name, folds, fp_modes());
+}
+
 void add_offsets(const TreeWalk& walk, const std::vector<int>& axes, int64_t flat,
                  std::byte** ptrs) {
   for (int i = static_cast<int>(axes.size()) - 1; i >= 0 && flat > 0; --i) {
@@ -191,10 +201,7 @@ void fill_constants(const Program& p, std::byte* memory, int64_t m) {
 void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides, int64_t off,
                int64_t m, std::byte* memory, std::byte** slot_ptr,
                std::span<std::byte* const> direct) {
-  if (const unsigned raised = raised_fp_errors()) {
-    p.entry_errors.fetch_or(static_cast<uint8_t>(raised), std::memory_order_relaxed);
-    clear_fp_errors();
-  }
+  collect_fp_errors(p.entry_errors);
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const Step& s = p.steps[i];
     std::byte* own = memory + s.results[0] * kSlotBytes;

@@ -47,9 +47,9 @@ struct Program {
   uint64_t id = 0;    // unique per compilation: which program a thread's slots hold
   // The floating-point errors each step raised, from every thread that ran the program.
   mutable std::atomic<uint8_t> step_errors[2 * kMaxSlots] = {};
-  // Flags already raised when a block started: a reduction's fold between blocks (other
-  // callers start their rows with clean flags and ignore these).
-  mutable std::atomic<uint8_t> entry_errors{0};
+  // Flags already raised when a block started: a reduction's or scan's fold between
+  // blocks (the evaluator's rows raise none between blocks and ignore these).
+  mutable std::atomic<unsigned> entry_errors{0};
 };
 
 // Records the errors `p`'s steps raised (see tessera/errstate.h) on this thread.
@@ -92,7 +92,15 @@ struct TreeWalk {
   StridedLayout layout;
   int operands = 0;  // the program's (the marker excluded)
   std::byte* base[StridedLayout::kMaxOperands] = {};
+  // The floating-point errors of the folds between the program's blocks, from every
+  // thread (each unit of work: clear_stale_fp_errors, then collect_fp_errors into these).
+  mutable std::atomic<unsigned> fold_errors{0};
 };
+
+// Records the errors of a reduction's or scan's walk: its tree's steps', and its folds'
+// under `fold_name` ("reduce", "accumulate") as `op` on `dtype` reports them.
+void record_walk_errors(const TreeWalk& walk, std::string_view fold_name, Ufunc op,
+                        DType dtype);
 
 void walk_tree(TreeWalk& walk, const expr::Node& root, const Array& first,
                const Dims* marker = nullptr);

@@ -21,13 +21,13 @@ inline unsigned raised_fp_errors() {
 
 inline void clear_fp_errors() { std::feclearexcept(FE_ALL_EXCEPT); }
 
-// A unit of a reduction's or scan's work, whose folds run between the program's blocks on
-// one thread: it starts with clean flags and adds what its folds raised to `sink` at its
-// end. (A fold's flags still pending when a block starts go to Program::entry_errors.)
-inline void start_fold_errors() {
+// A unit of work whose errors are gathered across threads (a conversion's rows, a
+// reduction's or scan's folds) starts with clean flags, dropping what earlier code left,
+// and at its end adds what it raised to `sink`.
+inline void clear_stale_fp_errors() {
   if (raised_fp_errors()) clear_fp_errors();
 }
-inline void end_fold_errors(std::atomic<unsigned>& sink) {
+inline void collect_fp_errors(std::atomic<unsigned>& sink) {
   if (const unsigned raised = raised_fp_errors()) {
     sink.fetch_or(raised, std::memory_order_relaxed);
     clear_fp_errors();

@@ -12,7 +12,6 @@
 // fold strictly in index order, as NumPy does, and are not split over threads.
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -47,9 +46,6 @@ struct Plan : TreeWalk {
   bool inner_reduced = false;
   int64_t inner = 1;               // the innermost axis' length
   int64_t inner_strides[StridedLayout::kMaxOperands] = {};
-  // The floating-point errors of the fold itself (NumPy's "overflow encountered in
-  // reduce"), gathered from every thread; the tree's own are in program.step_errors.
-  mutable std::atomic<unsigned> fold_errors{0};
 };
 
 int64_t extent(const Plan& plan, const std::vector<int>& axes) {
@@ -160,7 +156,7 @@ void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int6
   std::byte* slot_ptr[kMaxSlots];
   fill_constants(p, memory, std::min(plan.inner, kBlock));
   const int nops = plan.operands;
-  start_fold_errors();
+  clear_stale_fp_errors();
   for (int64_t pos = begin; pos < end;) {
     const int64_t row = pos / plan.inner, col = pos % plan.inner;
     const int64_t len = std::min(plan.inner - col, end - pos);
@@ -188,7 +184,7 @@ void fold_span(const Plan& plan, std::byte* const* out_ptrs, int64_t begin, int6
     }
     pos += len;
   }
-  end_fold_errors(plan.fold_errors);
+  collect_fp_errors(plan.fold_errors);
 }
 
 void reduce_inner(const Plan& plan) {
@@ -212,14 +208,14 @@ void reduce_inner(const Plan& plan) {
         if (plan.ordered) fold.start_from(ptrs[0]);
         fold_span(plan, ptrs, 0, per_output, fold);
         alignas(16) std::byte value[kMaxItem];
-        start_fold_errors();
+        clear_stale_fp_errors();
         fold.result(value);
         if (plan.ordered) {
           std::memcpy(ptrs[0], value, plan.isize);
         } else {
           combine1(plan, ptrs[0], value, ptrs[0]);
         }
-        end_fold_errors(plan.fold_errors);
+        collect_fp_errors(plan.fold_errors);
       }
     });
     return;
@@ -236,9 +232,9 @@ void reduce_inner(const Plan& plan) {
       for (int64_t c = begin; c < end; ++c) {
         Fold fold(plan, halving_buffer());
         fold_span(plan, ptrs, per_output * c / chunks, per_output * (c + 1) / chunks, fold);
-        start_fold_errors();
+        clear_stale_fp_errors();
         nonempty[c] = fold.result(partial.data() + c * kMaxItem);
-        end_fold_errors(plan.fold_errors);
+        collect_fp_errors(plan.fold_errors);
       }
     });
     for (int64_t c = 0; c < chunks; ++c) {
@@ -258,7 +254,7 @@ void fold_rows(const Plan& plan, std::byte* const* out_ptrs, int64_t off, int64_
   std::byte* slot_ptr[kMaxSlots];
   fill_constants(p, memory, std::min(len, kBlock));
   const int nops = plan.operands;
-  start_fold_errors();
+  clear_stale_fp_errors();
   for (int64_t r = r_begin; r < r_end; ++r) {
     std::byte* ptrs[StridedLayout::kMaxOperands];
     std::copy(out_ptrs, out_ptrs + nops, ptrs);
@@ -276,7 +272,7 @@ void fold_rows(const Plan& plan, std::byte* const* out_ptrs, int64_t off, int64_
       plan.combine(in, out, m);
     }
   }
-  end_fold_errors(plan.fold_errors);
+  collect_fp_errors(plan.fold_errors);
 }
 
 // Accumulators per task: up to 32 KiB, so they stay in L1/L2 while the rows stream past.
@@ -448,18 +444,14 @@ void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Arra
       plan.inner_strides[1] == plan.isize) {
     plan.direct = true;
   }
-  start_fold_errors();  // the serial combines below run on this thread
+  clear_stale_fp_errors();  // the serial combines below run on this thread
   if (plan.inner_reduced) {
     reduce_inner(plan);
   } else {
     reduce_outer(plan);
   }
-  end_fold_errors(plan.fold_errors);
-  record_program_errors(plan.program);
-  const unsigned fold_errors = (plan.fold_errors.load(std::memory_order_relaxed) |
-                                plan.program.entry_errors.load(std::memory_order_relaxed)) &
-                               reported_fp_errors(op, acc.dtype());
-  if (fold_errors) record_fp_errors("reduce", fold_errors, fp_modes());
+  collect_fp_errors(plan.fold_errors);
+  record_walk_errors(plan, "reduce", op, acc.dtype());
 }
 
 }  // namespace tessera::cpu

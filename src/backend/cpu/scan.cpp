@@ -7,7 +7,6 @@
 // outer axis whole rows combine at once through the op's vectorized loop.
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -109,8 +108,6 @@ LoopFn row_combine_for(Ufunc op, int loop, DType dtype, bool fused) {
 // The walk's operand 0 is the output; its layout has a marker after the operands.
 struct ScanPlan : TreeWalk {
   LoopFn combine = nullptr;
-  // The floating-point errors of the combines (NumPy's "... encountered in accumulate").
-  mutable std::atomic<unsigned> fold_errors{0};
   SerialScan serial = nullptr;
   int64_t isize = 0;
   int axis = -1;         // the scan axis in the layout
@@ -134,7 +131,7 @@ void scan_inner(const ScanPlan& plan) {
     std::vector<std::byte> staging(direct ? 0 : kSlotBytes);
     alignas(16) std::byte acc[16];
     fill_constants(p, memory, std::min(n, kBlock));
-    start_fold_errors();
+    clear_stale_fp_errors();
     for (int64_t r = begin; r < end; ++r) {
       std::byte* ptrs[StridedLayout::kMaxOperands];
       std::copy(plan.base, plan.base + nops, ptrs);
@@ -148,7 +145,7 @@ void scan_inner(const ScanPlan& plan) {
         if (!direct) move(out, plan.isize, dst, plan.inner_strides[0], m);
       }
     }
-    end_fold_errors(plan.fold_errors);
+    collect_fp_errors(plan.fold_errors);
   });
 }
 
@@ -170,7 +167,7 @@ void scan_outer(const ScanPlan& plan) {
     std::byte* memory = program_scratch(p);
     std::byte* slot_ptr[kMaxSlots];
     std::vector<std::byte> acc(kSlotBytes);
-    start_fold_errors();
+    clear_stale_fp_errors();
     for (int64_t t = begin; t < end; ++t) {
       std::byte* ptrs[StridedLayout::kMaxOperands];
       std::copy(plan.base, plan.base + nops, ptrs);
@@ -193,7 +190,7 @@ void scan_outer(const ScanPlan& plan) {
              plan.inner_strides[0], m);
       }
     }
-    end_fold_errors(plan.fold_errors);
+    collect_fp_errors(plan.fold_errors);
   });
 }
 
@@ -227,11 +224,7 @@ void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out
   } else {
     scan_outer(plan);
   }
-  record_program_errors(plan.program);
-  const unsigned fold_errors = (plan.fold_errors.load(std::memory_order_relaxed) |
-                                plan.program.entry_errors.load(std::memory_order_relaxed)) &
-                               reported_fp_errors(op, out.dtype());
-  if (fold_errors) record_fp_errors("accumulate", fold_errors, fp_modes());
+  record_walk_errors(plan, "accumulate", op, out.dtype());
 }
 
 }  // namespace tessera::cpu

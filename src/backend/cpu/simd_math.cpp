@@ -57,7 +57,8 @@ HWY_INLINE void map_in_range(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int6
     if (const int spurious = std::fetestexcept(kErrors) & ~before) std::feclearexcept(spurious);
     for (int64_t k = 0; k < v; ++k) {
       if (in_range[k]) continue;
-      for (int64_t j = start + k * lanes; j < start + (k + 1) * lanes; ++j) out[j] = scalar_op(in[j]);
+      const int64_t first = start + k * lanes;
+      for (int64_t j = first; j < first + lanes; ++j) out[j] = scalar_op(in[j]);
     }
     for (; i < end; ++i) out[i] = scalar_op(in[i]);
   }
