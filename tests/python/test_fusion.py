@@ -828,3 +828,81 @@ def test_unevaluated_results_release_memory(device):
     del x
     gc.collect()
     assert pool.used_bytes() - before < 8000, f"{pool.used_bytes() - before} bytes leaked"
+
+
+# --------------------------------------------------------------------------------------------
+# three-input trees of + - * / run as one fused loop on contiguous float operands; any other
+# layout, dtype or an output overlapping an input leaves them to the blocked program
+
+FUSED_OPS = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y,
+             "/": lambda x, y: x / y}
+
+
+def _special_sample(n, dtype, seed):
+    values = sample((n,), dtype, seed)
+    values[::97] = 0.0
+    values[1::89] = np.inf
+    values[2::83] = -np.inf
+    values[3::79] = np.nan
+    values[4::73] = -0.0
+    return values
+
+
+@pytest.mark.parametrize("op1", list(FUSED_OPS))
+@pytest.mark.parametrize("op2", list(FUSED_OPS))
+@pytest.mark.parametrize("op1_first", [True, False], ids=["ab_c", "c_ab"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
+def test_fused_pair_values(device, op1, op2, op1_first, dtype):
+    f1, f2 = FUSED_OPS[op1], FUSED_OPS[op2]
+
+    def program(m, a, b, c):
+        with m.errstate(all="ignore"):  # the warnings have their own test below
+            return f2(f1(a, b), c) if op1_first else f2(c, f1(a, b))
+
+    n = 200_003  # rows long enough to be split over the threads, with a ragged tail
+    run_both(program, *(_special_sample(n, dtype, seed) for seed in range(3)))
+
+
+@pytest.mark.parametrize("layout", ["repeated", "strided", "reversed", "broadcast", "scalar",
+                                    "mixed_dtype", "out", "out_aliased", "inplace", "2d_T"])
+def test_fused_pair_layouts(device, layout):
+    n = 100_001
+    a, b, c = (sample((n,), np.float64, seed) for seed in range(3))
+    programs = {
+        "repeated": lambda m, a, b, c: a * a + b,
+        "strided": lambda m, a, b, c: a[::2] * b[::2] + c[::-2],
+        "reversed": lambda m, a, b, c: a[::-1] * b + c[::-1],
+        "broadcast": lambda m, a, b, c: a.reshape(1, -1)[:, :1000] * b[:1000] + c[:7000].reshape(7, 1000),
+        "scalar": lambda m, a, b, c: a * 2.5 + c,
+        "mixed_dtype": lambda m, a, b, c: a * b.astype(np.float32) + c,
+        "out": lambda m, a, b, c: m.add(a * b, c, out=m.empty_like(a)),
+        "out_aliased": lambda m, a, b, c: m.add(a * b, c, out=a),
+        "inplace": lambda m, a, b, c: (c.__iadd__(a * b), c)[1],
+        "2d_T": lambda m, a, b, c: (a[:100000].reshape(1000, 100).T * b[:100000].reshape(100, 1000)
+                                    + c[:100000].reshape(100, 1000)),
+    }
+    run_both(programs[layout], a, b, c)
+
+
+@pytest.mark.parametrize("expression", ["a * b + c", "c - a / b", "a + b * c", "(a - b) * c"])
+def test_fused_pair_reports_each_ops_errors(device, expression):
+    """Errors of a fused loop are reported under the op that raised them, as NumPy's are."""
+    n = 50_000
+    a = np.full(n, 1e300)
+    b = np.full(n, 1e300)
+    c = np.full(n, -np.inf)
+    b[7] = 0.0
+    a[11] = 0.0
+
+    def warned(m, a, b, c):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with m.errstate(all="warn"):
+                result = eval(expression, {}, {"a": a, "b": b, "c": c})
+                values = np.array(m.asnumpy(result) if m is tp else result)
+        return values, sorted({str(w.message) for w in caught})
+
+    expected, expected_messages = warned(np, a, b, c)
+    got, got_messages = warned(tp, tp.array(a), tp.array(b), tp.array(c))
+    np.testing.assert_array_equal(got, expected)
+    assert got_messages == expected_messages

@@ -11,10 +11,33 @@
 
 #include "backend/cpu/expr_program.h"
 #include "backend/cpu/fp_flags.h"
+#include "backend/cpu/fused_pair.h"
 #include "backend/cpu/strided_loop.h"
+#include "core/overlap.h"
 
 namespace tessera::cpu {
 namespace {
+
+// Runs `fused` on one row when its operands are contiguous there; false when the row is
+// left to the program, also when the loop raised errors the program must attribute to
+// its steps (the row is then computed again, which the caller made safe: the output
+// overlaps no input).
+bool run_fused_row(const Program& p, const FusedPair& fused, std::byte* const* ptrs,
+                   const int64_t* strides, int64_t n) {
+  if (!fused.fn || strides[0] != p.operands[0].itemsize()) return false;
+  for (const int k : fused.operands) {
+    if (strides[k] != p.operands[k].itemsize()) return false;
+  }
+  clear_stale_fp_errors();
+  fused.fn(ptrs[fused.operands[0]], ptrs[fused.operands[1]], ptrs[fused.operands[2]], ptrs[0],
+           n);
+  const unsigned raised = raised_fp_errors();
+  if (!raised) return true;
+  clear_fp_errors();
+  const unsigned reported =
+      p.steps[fused.steps[0]].fp_reported | p.steps[fused.steps[1]].fp_reported;
+  return !(raised & reported);
+}
 
 // Runs `p` on one row of n elements; ptrs/strides per operand (outputs first).
 void run_row(const Program& p, std::span<const CastRow> store, std::byte* const* ptrs,
@@ -52,6 +75,10 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   p.operands.assign(outs.begin(), outs.end());
   const int nouts = static_cast<int>(outs.size());
   compile_program(p, root, nouts == 2);
+  FusedPair fused = nouts == 1 ? match_fused_pair(p) : FusedPair{};
+  for (const int k : fused.operands) {
+    if (fused.fn && may_overlap(outs[0], p.operands[k])) fused.fn = nullptr;
+  }
   CastRow store[2] = {};  // copies a root slot to its output (same dtype, any stride)
   for (int j = 0; j < nouts; ++j) store[j] = cast_row_for(outs[j].dtype(), outs[j].dtype());
   const int nops = static_cast<int>(p.operands.size());
@@ -65,6 +92,7 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   int64_t inner[StridedLayout::kMaxOperands];
   for (int k = 0; k < nops; ++k) inner[k] = layout.strides[k].back();
   for_each_row(layout, base, outs[0].itemsize(), [&](std::byte* const* ptrs, int64_t n) {
+    if (run_fused_row(p, fused, ptrs, inner, n)) return;
     run_row(p, {store, static_cast<size_t>(nouts)}, ptrs, inner, n);
   });
   record_program_errors(p);

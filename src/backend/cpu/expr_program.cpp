@@ -83,6 +83,7 @@ class Compiler {
       case expr::Node::Kind::Op: {
         const UfuncInfo& info = ufunc_info(n.op);
         step.kind = Step::Run;
+        step.op = n.op;
         step.loop = loop_for(n.op, n.loop);
         check_errors(step, info.name, n,
                      reported_fp_errors(n.op, info.loops[n.loop].in[0]));

@@ -24,7 +24,8 @@ struct Step {
   int operand = 0;         // Load: which operand
   CastRow cast = nullptr;  // Load, Convert: the (possibly identity) conversion
   bool converts = false;   // Load: the input's dtype differs from the slot's
-  LoopFn loop = nullptr;   // Run
+  Ufunc op{};              // Run: the ufunc, and its loop
+  LoopFn loop = nullptr;
   int args[3] = {};
   int nargs = 0;
   int results[2] = {};
