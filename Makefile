@@ -10,15 +10,19 @@ BUILD_DIR := build/python
 JOBS ?= $(shell nproc)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libhwy-dev libfftw3-dev
+APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libhwy-dev libfftw3-dev libboost-context-dev
 SOURCES := CMakeLists.txt pyproject.toml $(shell find src include python tests/cpp -type f \( -name '*.h' -o -name '*.cpp' -o -name '*.py' \) 2>/dev/null)
 
 BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(DEVICE),--device $(DEVICE)) $(if $(PEERS),--peers)
 
 .PHONY: test bench build setup clean
 
+# The CUDA simulator's run: two simulated devices, the tests of the CUDA device.
+SIM_ENV := TESSERA_CUDA_SIM=1 TESSERA_CUDA_SIM_DEVICES=2 TESSERA_CACHE_DIR=$(CURDIR)/build/kernel-cache
+
 test: build
 	$(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
+	$(SIM_ENV) $(PY) -m pytest tests/python/test_cuda_runtime.py tests/python/test_cuda_kernels.py -n $(JOBS) -p no:cacheprovider
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 bench: build $(if $(PEERS),$(VENV)/.peers-stamp)

@@ -36,9 +36,19 @@ struct OverflowError : std::overflow_error {
 struct FloatingPointError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-// Allocation failure on a device; a MemoryError in Python.
+// A CUDA driver call that failed, or no CUDA device; tessera.cuda.CUDARuntimeError (a
+// RuntimeError) in Python.
+struct CudaRuntimeError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// Allocation failure; a MemoryError in Python.
 struct OutOfMemoryError : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+// A CUDA device's memory (or page-locked host memory) exhausted:
+// tessera.cuda.OutOfMemoryError (a MemoryError) in Python.
+struct DeviceOutOfMemoryError : OutOfMemoryError {
+  using OutOfMemoryError::OutOfMemoryError;
 };
 
 }  // namespace tessera

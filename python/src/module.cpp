@@ -3,6 +3,7 @@
 #include <nanobind/nanobind.h>
 
 #include "convert.h"
+#include "backend/cuda/nvrtc.h"
 #include "ndarray.h"
 #include "tessera/errors.h"
 
@@ -31,8 +32,19 @@ void translate_exception(const std::exception_ptr& p, void*) {
     PyErr_SetString(PyExc_NotImplementedError, e.what());
   } catch (const OverflowError& e) {
     PyErr_SetString(PyExc_OverflowError, e.what());
+  } catch (const DeviceOutOfMemoryError& e) {
+    nb::object cls = nb::module_::import_("tessera.cuda").attr("OutOfMemoryError");
+    PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
   } catch (const OutOfMemoryError& e) {
     PyErr_SetString(PyExc_MemoryError, e.what());
+  } catch (const CudaRuntimeError& e) {
+    nb::object cls = nb::module_::import_("tessera.cuda").attr("CUDARuntimeError");
+    PyErr_SetObject(cls.ptr(), nb::str(e.what()).ptr());
+  } catch (const cuda::CompileError& e) {
+    nb::object cls = nb::module_::import_("tessera.cuda.compiler").attr("CompileException");
+    PyErr_SetObject(cls.ptr(), nb::make_tuple(nb::str(e.what()), nb::str(e.log().c_str()),
+                                              nb::str(e.source().c_str()))
+                                   .ptr());
   } catch (const FloatingPointError& e) {
     PyErr_SetString(PyExc_FloatingPointError, e.what());
   }
@@ -45,6 +57,7 @@ NB_MODULE(_core, m) {
   using namespace tessera::py;
   nb::register_exception_translator(&translate_exception);
   bind_runtime(m);
+  bind_cuda(m);
   bind_errstate(m);
   bind_ndarray(m);
   bind_creation(m);

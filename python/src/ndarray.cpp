@@ -117,6 +117,38 @@ NdArray& unwrap(nb::handle obj) {
   return *p;
 }
 
+std::shared_ptr<void> keep_alive(nb::handle owner) {
+  return std::shared_ptr<void>(nb::borrow(owner).release().ptr(), [](void* p) {
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(p));
+  });
+}
+
+namespace {
+
+// An array over device memory that a tessera.cuda.MemoryPointer points at (CuPy's
+// ndarray(shape, dtype, memptr=)); the pointer keeps the memory alive.
+Array array_over_memory(nb::handle memptr, const Dims& shape, DType dtype, Order order) {
+  const auto ptr = nb::cast<uintptr_t>(memptr.attr("ptr"));
+  nb::handle mem = memptr.attr("mem");
+  const auto available = nb::cast<int64_t>(mem.attr("size")) -
+                         static_cast<int64_t>(ptr - nb::cast<uintptr_t>(mem.attr("ptr")));
+  const int64_t needed = checked_size(shape, itemsize(dtype), "ndarray") * itemsize(dtype);
+  if (needed > available) {
+    throw ValueError("[ndarray] shape " + shape.str() + " of " + std::string(dtype_name(dtype)) +
+                     " needs " + std::to_string(needed) + " bytes; the memory has " +
+                     std::to_string(available));
+  }
+  auto buffer = Buffer::wrap(Device::cuda(nb::cast<int>(memptr.attr("device_id"))),
+                             reinterpret_cast<void*>(ptr), static_cast<size_t>(available),
+                             keep_alive(memptr));
+  return Array(std::move(buffer), dtype, shape,
+               contiguous_strides(shape, itemsize(dtype), order == Order::F ? Order::F : Order::C),
+               0);
+}
+
+}  // namespace
+
 void bind_ndarray(nb::module_& m) {
   nb::class_<NdArray> cls(m, "ndarray",
                           "An n-dimensional array on a device (the CPU or a CUDA GPU), with "
@@ -126,14 +158,20 @@ void bind_ndarray(nb::module_& m) {
 
   cls.def("__init__",
           [](NdArray* self, nb::handle shape, nb::handle dtype, nb::handle order,
-             nb::handle device) {
-            new (self) NdArray{
-                Array::empty(to_shape(shape, "ndarray"), to_dtype(dtype, DType::Float64, "ndarray"),
-                             to_device(device, "ndarray"), to_order(order, Order::C, "CF", "ndarray")),
-                nb::none()};
+             nb::handle device, nb::handle memptr) {
+            const Dims dims = to_shape(shape, "ndarray");
+            const DType dt = to_dtype(dtype, DType::Float64, "ndarray");
+            const Order o = to_order(order, Order::C, "CF", "ndarray");
+            if (memptr.is_none()) {
+              new (self) NdArray{Array::empty(dims, dt, to_device(device, "ndarray"), o),
+                                 nb::none()};
+              return;
+            }
+            new (self) NdArray{array_over_memory(memptr, dims, dt, o), nb::none()};
           },
           nb::arg("shape"), nb::arg("dtype").none() = nb::none(), nb::arg("order").none() = "C",
-          nb::kw_only(), nb::arg("device").none() = nb::none());
+          nb::kw_only(), nb::arg("device").none() = nb::none(),
+          nb::arg("memptr").none() = nb::none());
 
   cls.def_prop_rw(
       "shape", [](const NdArray& s) { return to_tuple(s.array.shape()); },

@@ -4,6 +4,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <memory>
 #include <string_view>
 #include <type_traits>
 
@@ -26,6 +27,9 @@ nb::object wrap_view(Array a, nb::handle parent);
 // A CPU array over the memory of a host object with the buffer protocol (a NumPy array of
 // a supported dtype, native byte order, aligned); it keeps the object alive. Zero-copy.
 Array array_from_host(nb::handle obj, const char* api);
+// Keeps `owner` alive for as long as an engine buffer uses memory it owns (released with
+// the GIL taken).
+std::shared_ptr<void> keep_alive(nb::handle owner);
 // The array inside a Python tessera.ndarray (TypeError if `obj` is not one).
 NdArray& unwrap(nb::handle obj);
 bool is_ndarray(nb::handle obj);
@@ -59,6 +63,7 @@ void bind_ndarray(nb::module_& m);
 void bind_indexing(nb::class_<NdArray>& cls);
 void bind_creation(nb::module_& m);
 void bind_runtime(nb::module_& m);
+void bind_cuda(nb::module_& m);
 void bind_errstate(nb::module_& m);
 void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class);
 void bind_reductions(nb::module_& m);

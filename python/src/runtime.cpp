@@ -53,6 +53,7 @@ void bind_runtime(nb::module_& m) {
       .attr("__module__") = "tessera";
 
   m.def("_current_device", [] { return current_device(); });
+  m.def("_set_current_device", [](const Device& d) { set_current_device(d); });
   m.def("_memory_stats", [](nb::handle device) {
     AllocatorStats s = memory_stats(to_device(device, "memory_pool"));
     nb::dict d;

@@ -215,7 +215,9 @@ from ._reduction import (
     var,
 )
 
-from . import fft, linalg, random
+from . import cuda, fft, linalg, random
+from ._kernels import RawKernel, RawModule
+from .cuda import get_default_pinned_memory_pool
 
 __version__ = "0.1.0"
 

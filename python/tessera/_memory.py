@@ -34,5 +34,10 @@ class MemoryPool:
 
 
 def get_default_memory_pool():
-    """The memory pool of the current device."""
+    """The memory pool of the current device: the CUDA device's stream-ordered pool
+    (tessera.cuda.MemoryPool), or the CPU's caching allocator."""
+    if _core._current_device().kind == "cuda":
+        from .cuda import get_default_memory_pool as cuda_pool
+
+        return cuda_pool()
     return MemoryPool()

@@ -40,10 +40,13 @@ def asnumpy(a, stream=None, order="C", out=None):
 
 def get(self, stream=None, order="C", out=None, blocking=True):
     """Copies the array to host memory (always a copy, on every device, so that code that
-    changes the result behaves the same on the CPU and on a GPU)."""
-    if self.device.kind != "cpu":
-        raise NotImplementedError(f"[get] transfers from {self.device} are not supported yet")
-    view = _host(self)
+    changes the result behaves the same on the CPU and on a GPU). A device array is copied
+    on `stream` (the current stream when None) and the host waits for it."""
+    if self.device.kind == "cpu":
+        view = _host(self)
+    else:
+        with _on_stream(stream):
+            view = np.asarray(_HostView(self._to_device(_core.Device("cpu"))))
     if out is None:
         if order not in ("C", "F", "A", "K", "c", "f", "a", "k"):
             raise ValueError(f"[get] order must be one of 'C', 'F', 'A', 'K', got {order!r}")
@@ -55,6 +58,36 @@ def get(self, stream=None, order="C", out=None, blocking=True):
                          f"shape {self.shape} and dtype {self.dtype}")
     np.copyto(out, view)
     return out
+
+
+def set_from_host(self, arr, stream=None):
+    """Copies the NumPy array `arr` (of this shape and dtype) into this array, on `stream`
+    (the current stream when None), as CuPy's ndarray.set."""
+    if not isinstance(arr, np.ndarray):
+        raise TypeError(f"[set] arr must be a numpy.ndarray, got {type(arr).__name__}")
+    if arr.dtype != self.dtype:
+        raise TypeError(f"[set] {arr.dtype} array cannot be set to {self.dtype} array")
+    if arr.shape != self.shape:
+        raise ValueError(f"[set] shape mismatch: {arr.shape} cannot be set to {self.shape}")
+    with _on_stream(stream):
+        from ._creation import asarray
+
+        self[...] = asarray(np.ascontiguousarray(arr), device=self.device)
+
+
+class _on_stream:  # noqa: N801 - used as a context manager
+    """Makes `stream` current for a copy (nothing when None)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def __enter__(self):
+        if self.stream is not None:
+            self.stream.__enter__()
+
+    def __exit__(self, *exc):
+        if self.stream is not None:
+            self.stream.__exit__(*exc)
 
 
 def __array__(self, dtype=None, copy=None):
@@ -260,7 +293,8 @@ class Flags:
 
 def _install():
     methods = {
-        "get": get, "__array__": __array__, "__index__": __index__, "item": item,
+        "get": get, "set": set_from_host, "__array__": __array__, "__index__": __index__,
+        "item": item,
         "tolist": tolist, "__iter__": __iter__, "__repr__": __repr__, "__str__": __str__,
         "__format__": __format__, "__reduce_ex__": __reduce_ex__, "__copy__": __copy__,
         "__deepcopy__": __deepcopy__, "__dlpack__": __dlpack__,

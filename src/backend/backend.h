@@ -52,8 +52,9 @@ class Backend {
   // input may share memory with an output only as the very same view.
   virtual void eval_expr(const expr::Node& root, std::span<const Array> outs) = 0;
   // One loop of one ufunc over n contiguous elements: in[k] points at n values of the
-  // loop's k-th input dtype, or at one value when broadcast[k]. The small-array path, where
-  // building a tree would cost more than the work.
+  // loop's k-th input dtype in device memory, or, when broadcast[k], at one value in host
+  // memory (a scalar operand). The small-array path, where building a tree would cost more
+  // than the work.
   virtual void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                         std::span<const bool> broadcast, void* out, int64_t n) = 0;
   // Folds the tree's values into the accumulators: acc = op(acc, v, v', ...) over the
@@ -155,6 +156,7 @@ class Backend {
 
 Backend& backend_for(Device device);
 Backend& cpu_backend();
-Backend& cuda_backend();
+// The backend of CUDA device `device`; CudaRuntimeError when there is no such device.
+Backend& cuda_backend(int device);
 
 }  // namespace tessera

@@ -2,13 +2,20 @@
 
 #include <charconv>
 
+#include "backend/cuda/runtime.h"
 #include "tessera/errors.h"
 #include "tessera/stream.h"
 
 namespace tessera {
 namespace {
 
-thread_local Device current = Device::cpu();
+// CUDA device 0 when one is usable (a GPU, or the simulator), else the CPU.
+Device default_device() {
+  static const Device device = cuda::device_count() > 0 ? Device::cuda(0) : Device::cpu();
+  return device;
+}
+
+thread_local Device current = default_device();
 // By DeviceKind; a CUDA stream also names its device index.
 thread_local Stream current_streams[2] = {Stream(Device::cpu()), Stream(Device::cuda(0))};
 
@@ -46,11 +53,12 @@ void set_current_stream(const Stream& stream) {
   current_streams[static_cast<int>(stream.device().kind)] = stream;
 }
 
-// CPU work completes inside each op, so there is never anything to wait for.
+// CPU work completes inside each op, so there is never anything to wait for there.
 void Stream::synchronize() const {
-  if (!device_.is_cpu()) {
-    throw NotImplementedError("[Stream.synchronize] not supported on cuda devices yet");
-  }
+  if (device_.is_cpu()) return;
+  cuda::activate(device_.index, "Stream.synchronize");
+  cuda::check(cuda::driver()->cuStreamSynchronize(cuda::stream_handle(*this)),
+              "Stream.synchronize");
 }
 
 }  // namespace tessera

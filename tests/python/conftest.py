@@ -10,9 +10,9 @@ import tessera as tp
 # checks the eager path of small arrays separately).
 tp._core._set_lazy_min_elements(0)
 
-# Devices the Python suite runs on. The simulated CUDA device joins this list when the
-# CUDA backend lands (TESSERA_CUDA_SIM=1).
-DEVICES = ["cpu"]
+# Devices the Python suite runs on: the CPU, and CUDA device 0 when one is usable. In
+# `make test` that is the simulator (TESSERA_CUDA_SIM=1), in a second run of the suite.
+DEVICES = ["cpu"] + (["cuda"] if tp.cuda.is_available() else [])
 
 ALL_DTYPES = [
     np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,

@@ -133,7 +133,7 @@ Backend& cpu_backend() {
 }
 
 Backend& backend_for(Device device) {
-  return device.is_cpu() ? cpu_backend() : cuda_backend();
+  return device.is_cpu() ? cpu_backend() : cuda_backend(device.index);
 }
 
 }  // namespace tessera

@@ -1,0 +1,300 @@
+// The CUDA backend: device memory from each device's stream-ordered pool, copies through the
+// driver on the current stream, and every computation through the staging path
+// (staging.h) until the code generator renders them as kernels.
+
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "backend/backend.h"
+#include "backend/cuda/driver_memory.h"
+#include "backend/cuda/runtime.h"
+#include "backend/cuda/staging.h"
+#include "backend/fft_call.h"
+#include "backend/gemm_call.h"
+#include "backend/matrix_batch.h"
+#include "backend/random_call.h"
+#include "tessera/errors.h"
+
+namespace tessera {
+namespace {
+
+using cuda::Staging;
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int device) : device_(device) {}
+
+  Allocator& allocator() override { return cuda::device_allocator(device_); }
+
+  void copy(const Array& src, const Array& dst) override {
+    if (src.dtype() == dst.dtype() && src.is_c_contiguous() && dst.is_c_contiguous()) {
+      cuda::activate(device_, "copy");
+      cuda::check(cuda::driver()->cuMemcpyDtoDAsync(device_ptr(dst), device_ptr(src),
+                                                    dst.nbytes(), stream()),
+                  "copy");
+      return;
+    }
+    Staging s(device_);
+    cpu_backend().copy(s.host(src), s.host(dst));
+    s.write_back(dst);
+  }
+  void upload(const void* host, const Array& dst) override {
+    if (dst.is_c_contiguous()) {
+      cuda::activate(device_, "asarray");
+      cuda::check(cuda::driver()->cuMemcpyHtoDAsync(device_ptr(dst), host, dst.nbytes(), stream()),
+                  "asarray");
+      return;
+    }
+    Staging s(device_);
+    cpu_backend().upload(host, s.host(dst));
+    s.write_back(dst);
+  }
+  void download(const Array& src, void* host) override {
+    if (src.is_c_contiguous()) {
+      cuda::activate(device_, "asnumpy");
+      cuda::check(cuda::driver()->cuMemcpyDtoHAsync(host, device_ptr(src), src.nbytes(), stream()),
+                  "asnumpy");
+      cuda::check(cuda::driver()->cuStreamSynchronize(stream()), "asnumpy");
+      return;
+    }
+    Staging s(device_);
+    cpu_backend().download(s.host(src), host);
+  }
+  void arange(const Array& dst, const Scalar& first, const Scalar& second) override {
+    Staging s(device_);
+    cpu_backend().arange(s.host(dst), first, second);
+    s.write_back(dst);
+  }
+  void linspace(const Array& dst, const LinspaceSpec& spec) override {
+    Staging s(device_);
+    cpu_backend().linspace(s.host(dst), spec);
+    s.write_back(dst);
+  }
+  void eval_expr(const expr::Node& root, std::span<const Array> outs) override {
+    Staging s(device_);
+    const expr::NodePtr tree = s.host(root);
+    std::vector<Array> host_outs;
+    for (const Array& out : outs) host_outs.push_back(s.host(out));
+    cpu_backend().eval_expr(*tree, host_outs);
+    for (const Array& out : outs) s.write_back(out);
+  }
+  void run_loop(Ufunc op, int loop, std::span<const void* const> in,
+                std::span<const bool> broadcast, void* out, int64_t n) override {
+    const LoopSignature& sig = ufunc_info(op).loops[loop];
+    std::vector<std::vector<std::byte>> host_in(in.size());
+    std::vector<const void*> host_ptrs;
+    for (size_t k = 0; k < in.size(); ++k) {
+      host_in[k].resize((broadcast[k] ? 1 : n) * itemsize(sig.in[k]));
+      if (broadcast[k]) {
+        std::memcpy(host_in[k].data(), in[k], host_in[k].size());  // a scalar, on the host
+      } else {
+        to_host(host_in[k].data(), in[k], host_in[k].size());
+      }
+      host_ptrs.push_back(host_in[k].data());
+    }
+    std::vector<std::byte> host_out(n * itemsize(sig.out[0]));
+    cpu_backend().run_loop(op, loop, host_ptrs, broadcast, host_out.data(), n);
+    cuda::activate(device_, "ufunc");
+    cuda::check(cuda::driver()->cuMemcpyHtoDAsync(reinterpret_cast<cuda::CUdeviceptr>(out),
+                                                  host_out.data(), host_out.size(), stream()),
+                "ufunc");
+  }
+  void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered,
+              const Array& acc) override {
+    Staging s(device_);
+    cpu_backend().reduce(*s.host(root), op, loop, ordered, s.host(acc));
+    s.write_back(acc);
+  }
+  void arg_reduce(const expr::Node& root, bool max, const Array& index) override {
+    Staging s(device_);
+    cpu_backend().arg_reduce(*s.host(root), max, s.host(index));
+    s.write_back(index);
+  }
+  void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) override {
+    Staging s(device_);
+    cpu_backend().scan(*s.host(root), op, loop, axis, s.host(out));
+    s.write_back(out);
+  }
+  void sort(const Array& a, bool stable) override {
+    Staging s(device_);
+    cpu_backend().sort(s.host(a), stable);
+    s.write_back(a);
+  }
+  void argsort(const Array& a, const Array& index) override {
+    Staging s(device_);
+    cpu_backend().argsort(s.host(a), s.host(index));
+    s.write_back(index);
+  }
+  void searchsorted(const Array& sorted, const Array& values, bool right,
+                    const Array& out) override {
+    Staging s(device_);
+    cpu_backend().searchsorted(s.host(sorted), s.host(values), right, s.host(out));
+    s.write_back(out);
+  }
+  void gather(const Array& src, int npre, const Array& offsets, const Array& out) override {
+    Staging s(device_);
+    cpu_backend().gather(s.host(src), npre, s.host(offsets), s.host(out));
+    s.write_back(out);
+  }
+  std::optional<int64_t> gather_index(const Array& src, int npre, const Array& index,
+                                      int64_t extent, int64_t stride,
+                                      const Array& out) override {
+    Staging s(device_);
+    auto bad = cpu_backend().gather_index(s.host(src), npre, s.host(index), extent, stride,
+                                          s.host(out));
+    s.write_back(out);
+    return bad;
+  }
+  void scatter(const Array& dst, int npre, const Array& offsets, const Array& values) override {
+    Staging s(device_);
+    cpu_backend().scatter(s.host(dst), npre, s.host(offsets), s.host(values));
+    s.write_back(dst);
+  }
+  void compress(const Array& src, const Array& mask, const Array& out) override {
+    Staging s(device_);
+    cpu_backend().compress(s.host(src), s.host(mask), s.host(out));
+    s.write_back(out);
+  }
+  void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,
+                     Ufunc op, int loop) override {
+    Staging s(device_);
+    cpu_backend().scatter_apply(s.host(dst), npre, s.host(offsets), s.host(values), op, loop);
+    s.write_back(dst);
+  }
+  int64_t count_true(const Array& mask) override {
+    Staging s(device_);
+    return cpu_backend().count_true(s.host(mask));
+  }
+  void flat_nonzero(const Array& mask, const Array& out) override {
+    Staging s(device_);
+    cpu_backend().flat_nonzero(s.host(mask), s.host(out));
+    s.write_back(out);
+  }
+  void gemm(const GemmCall& call) override {
+    Staging s(device_);
+    GemmCall host = call;
+    host.a = s.host(call.a);
+    host.b = s.host(call.b);
+    host.c = s.host(call.c);
+    cpu_backend().gemm(host);
+    s.write_back(call.c);
+  }
+  void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info) override {
+    Staging s(device_);
+    cpu_backend().lu_factor(host(s, a), s.host(pivots), s.host(info));
+    write_back(s, {a.a, pivots, info});
+  }
+  void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info) override {
+    Staging s(device_);
+    cpu_backend().solve(host(s, a), host(s, b), s.host(info));
+    write_back(s, {a.a, b.a, info});
+  }
+  void cholesky(const MatrixBatch& a, bool upper, const Array& info) override {
+    Staging s(device_);
+    cpu_backend().cholesky(host(s, a), upper, s.host(info));
+    write_back(s, {a.a, info});
+  }
+  void qr(const MatrixBatch& a, const Array& tau, const Array& info) override {
+    Staging s(device_);
+    cpu_backend().qr(host(s, a), s.host(tau), s.host(info));
+    write_back(s, {a.a, tau, info});
+  }
+  void qr_q(const MatrixBatch& q, const Array& tau, int64_t reflectors,
+            const Array& info) override {
+    Staging s(device_);
+    cpu_backend().qr_q(host(s, q), s.host(tau), reflectors, s.host(info));
+    write_back(s, {q.a, info});
+  }
+  void svd(const MatrixBatch& a, const Array& sv, const MatrixBatch* u, const MatrixBatch* vt,
+           bool full, const Array& info) override {
+    Staging s(device_);
+    std::optional<MatrixBatch> hu, hvt;
+    if (u) hu = host(s, *u);
+    if (vt) hvt = host(s, *vt);
+    cpu_backend().svd(host(s, a), s.host(sv), hu ? &*hu : nullptr, hvt ? &*hvt : nullptr, full,
+                      s.host(info));
+    write_back(s, {a.a, sv, info});
+    if (u) s.write_back(u->a);
+    if (vt) s.write_back(vt->a);
+  }
+  void eigh(const MatrixBatch& a, const Array& w, bool vectors, bool upper,
+            const Array& info) override {
+    Staging s(device_);
+    cpu_backend().eigh(host(s, a), s.host(w), vectors, upper, s.host(info));
+    write_back(s, {a.a, w, info});
+  }
+  void eig(const MatrixBatch& a, const Array& w, const MatrixBatch* v,
+           const Array& info) override {
+    Staging s(device_);
+    std::optional<MatrixBatch> hv;
+    if (v) hv = host(s, *v);
+    cpu_backend().eig(host(s, a), s.host(w), hv ? &*hv : nullptr, s.host(info));
+    write_back(s, {a.a, w, info});
+    if (v) s.write_back(v->a);
+  }
+  void lstsq(const MatrixBatch& a, const MatrixBatch& b, const Array& sv, const Array& rank,
+             double rcond, const Array& info) override {
+    Staging s(device_);
+    cpu_backend().lstsq(host(s, a), host(s, b), s.host(sv), s.host(rank), rcond, s.host(info));
+    write_back(s, {a.a, b.a, sv, rank, info});
+  }
+  void fft(const FftCall& call) override {
+    Staging s(device_);
+    FftCall host = call;
+    host.in = s.host(call.in);
+    host.out = s.host(call.out);
+    cpu_backend().fft(host);
+    write_back(s, {call.in, call.out});  // a complex-to-real call may overwrite its input
+  }
+  void random(const RandomCall& call) override {
+    Staging s(device_);
+    RandomCall host = call;
+    host.a = s.host(call.a);
+    host.b = s.host(call.b);
+    host.out = s.host(call.out);
+    cpu_backend().random(host);
+    s.write_back(call.out);
+  }
+
+ private:
+  cuda::CUstream stream() const {
+    return cuda::stream_handle(current_stream(Device::cuda(device_)));
+  }
+  void to_host(void* host, const void* device, size_t bytes) {
+    cuda::activate(device_, "ufunc");
+    cuda::check(cuda::driver()->cuMemcpyDtoHAsync(
+                    host, reinterpret_cast<cuda::CUdeviceptr>(device), bytes, stream()),
+                "ufunc");
+    cuda::check(cuda::driver()->cuStreamSynchronize(stream()), "ufunc");
+  }
+  static cuda::CUdeviceptr device_ptr(const Array& a) {
+    return reinterpret_cast<cuda::CUdeviceptr>(a.data());
+  }
+  static MatrixBatch host(Staging& s, const MatrixBatch& m) {
+    MatrixBatch h = m;
+    h.a = s.host(m.a);
+    return h;
+  }
+  static void write_back(Staging& s, std::initializer_list<Array> arrays) {
+    for (const Array& a : arrays) s.write_back(a);
+  }
+
+  int device_;
+};
+
+}  // namespace
+
+Backend& cuda_backend(int device) {
+  static std::mutex mutex;
+  static auto* backends = new std::vector<std::unique_ptr<CudaBackend>>();  // never destroyed
+  cuda::activate(device, "cuda");
+  std::lock_guard lock(mutex);
+  if (backends->size() <= static_cast<size_t>(device)) backends->resize(device + 1);
+  auto& slot = (*backends)[device];
+  if (!slot) slot = std::make_unique<CudaBackend>(device);
+  return *slot;
+}
+
+}  // namespace tessera

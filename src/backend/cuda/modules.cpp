@@ -1,0 +1,126 @@
+// User kernels compiled from CUDA C++ (tessera::cuda::Module): NVRTC to PTX for GPUs, loaded
+// by the driver; for the simulator, the same source checked by NVRTC (when installed) and
+// turned into a host translation unit that the simulated driver compiles and loads.
+
+#include <mutex>
+#include <regex>
+
+#include "backend/cuda/nvrtc.h"
+#include "backend/cuda/runtime.h"
+#include "backend/cudasim/module_source.h"
+#include "tessera/cuda.h"
+#include "tessera/errors.h"
+
+namespace tessera::cuda {
+namespace {
+
+// The architecture the simulator checks sources against: it behaves as an sm_80 device.
+constexpr const char* kSimulatorArch = "sm_80";
+
+// The kernels that need no name expression: every `__global__` function that is not a
+// template (extern "C" ones are found by their plain name on a GPU too).
+std::vector<std::string> plain_kernel_names(const std::string& source) {
+  static const std::regex kernel(R"(__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\()");
+  std::vector<std::string> names;
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), kernel);
+       it != std::sregex_iterator(); ++it) {
+    // A template's declaration ends just before `__global__` with `>`.
+    const std::string before = source.substr(0, static_cast<size_t>(it->position()));
+    const size_t last = before.find_last_not_of(" \t\r\n");
+    if (last != std::string::npos && before[last] == '>') continue;
+    names.push_back((*it)[1].str());
+  }
+  return names;
+}
+
+// -D options become #define lines for the host compiler; the others concern NVRTC only.
+std::string defines_of(const std::vector<std::string>& options) {
+  std::string lines;
+  for (size_t i = 0; i < options.size(); ++i) {
+    std::string define;
+    if (options[i] == "-D" && i + 1 < options.size()) {
+      define = options[++i];
+    } else if (options[i].rfind("-D", 0) == 0) {
+      define = options[i].substr(2);
+    } else if (options[i].rfind("--define-macro=", 0) == 0) {
+      define = options[i].substr(15);
+    } else {
+      continue;
+    }
+    const size_t eq = define.find('=');
+    lines += "#define " + (eq == std::string::npos ? define + " 1"
+                                                    : define.substr(0, eq) + " " +
+                                                          define.substr(eq + 1)) +
+             "\n";
+  }
+  return lines;
+}
+
+}  // namespace
+
+struct Module::Loaded {
+  CUmodule module = nullptr;
+  std::map<std::string, std::string> symbols;  // requested name -> the module's symbol
+};
+
+Module::Module(std::string source, std::vector<std::string> options,
+               std::vector<std::string> name_expressions)
+    : source_(std::move(source)),
+      options_(std::move(options)),
+      name_expressions_(std::move(name_expressions)) {}
+
+Module::~Module() {
+  const DriverApi* d = driver();
+  for (size_t device = 0; device < loaded_.size(); ++device) {
+    if (d && loaded_[device] && loaded_[device]->module) {
+      activate(static_cast<int>(device));
+      d->cuModuleUnload(loaded_[device]->module);
+    }
+  }
+}
+
+uintptr_t Module::function(const std::string& name, int device, const char* api) {
+  activate(device, api);
+  const DriverApi& d = *driver();
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  if (loaded_.size() <= static_cast<size_t>(device)) loaded_.resize(device + 1);
+  if (!loaded_[device]) {
+    auto loaded = std::make_unique<Loaded>();
+    std::string image;
+    if (simulated()) {
+      if (nvrtc_available()) nvrtc_compile(source_, "kernel.cu", options_, name_expressions_,
+                                           kSimulatorArch);
+      std::vector<std::string> names = plain_kernel_names(source_);
+      names.insert(names.end(), name_expressions_.begin(), name_expressions_.end());
+      for (const std::string& n : names) loaded->symbols.emplace(n, n);
+      // The #line keeps the host compiler's line numbers those of the user's source.
+      image = cudasim::sim_translation_unit(
+          defines_of(options_) + "#line 1 \"kernel.cu\"\n" + source_, names);
+    } else {
+      const DeviceProperties p = device_properties(device);
+      const NvrtcResult r = nvrtc_compile(source_, "kernel.cu", options_, name_expressions_,
+                                          "sm_" + std::to_string(p.major * 10 + p.minor));
+      for (size_t i = 0; i < name_expressions_.size(); ++i) {
+        loaded->symbols.emplace(name_expressions_[i], r.lowered_names[i]);
+      }
+      image = r.ptx;
+    }
+    check(d.cuModuleLoadData(&loaded->module, image.c_str()), api);
+    loaded_[device] = std::move(loaded);
+  }
+  const Loaded& loaded = *loaded_[device];
+  auto it = loaded.symbols.find(name);
+  const std::string& symbol = it == loaded.symbols.end() ? name : it->second;
+  CUfunction function = nullptr;
+  const CUresult r = d.cuModuleGetFunction(&function, loaded.module, symbol.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND) {
+    throw CudaRuntimeError(std::string("[") + api + "] no kernel named '" + name +
+                           "' in the module (a C++ kernel needs extern \"C\" or a name "
+                           "expression)");
+  }
+  check(r, api);
+  return reinterpret_cast<uintptr_t>(function);
+}
+
+}  // namespace tessera::cuda

@@ -1,0 +1,612 @@
+#include "backend/cudasim/executor.h"
+
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/context/detail/fcontext.hpp>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <new>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tessera::cudasim {
+namespace {
+
+// Boost.Context's bare contexts: a fiber that is abandoned after an error is simply never
+// resumed again (its stack goes back to the pool), where a boost::context::fiber would be
+// unwound through the kernel's frames by an exception.
+namespace fc = boost::context::detail;
+
+constexpr unsigned kWarpSize = 32;
+constexpr uint64_t kMaxBlockThreads = 1024;
+// A CUDA thread's stack: room for large local arrays; only the pages touched take memory.
+constexpr size_t kStackBytes = 256 * 1024;
+constexpr size_t kStackColors = 64;  // distinct offsets of the stack tops, a cache line apart
+
+// Appended piece by piece: GCC 12 warns wrongly about "(" + std::string (its bug 105329).
+std::string dim_text(TsimDim3 d) {
+  std::string text(1, '(');
+  text.append(std::to_string(d.x)).append(",").append(std::to_string(d.y)).append(",");
+  return text.append(std::to_string(d.z)).append(")");
+}
+bool same(TsimDim3 a, TsimDim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+TsimDim3 unflatten(uint64_t i, TsimDim3 shape) {
+  return {static_cast<unsigned>(i % shape.x), static_cast<unsigned>(i / shape.x % shape.y),
+          static_cast<unsigned>(i / shape.x / shape.y)};
+}
+
+// One launch, shared by the OS threads that run its blocks.
+struct Launch {
+  Launch(const TsimKernel& k, const LaunchShape& s, void* const* p, uint64_t b)
+      : kernel(k), shape(s), params(p), blocks(b) {}
+
+  // The first error ends the launch; the others are consequences.
+  void fail(std::string message) {
+    std::lock_guard lock(error_mutex);
+    if (failed.load(std::memory_order_relaxed)) return;
+    error = std::move(message);
+    failed.store(true);
+  }
+
+  const TsimKernel& kernel;
+  const LaunchShape shape;
+  void* const* const params;
+  const uint64_t blocks;
+  std::atomic<uint64_t> next_block{0};
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  std::string error;
+  int workers = 0;  // pool threads running its blocks (under the pool's mutex)
+};
+
+// The fiber stacks of one OS thread, mapped when first needed and reused by every block the
+// thread runs. A guard page below each turns an overflow into a fault, not a corruption;
+// the tops are staggered so that the hot frames of many fibers do not share cache sets.
+class StackPool {
+ public:
+  StackPool() = default;
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+  ~StackPool() {
+    for (void* base : mapped_) munmap(base, kStackBytes + guard_);
+  }
+
+  void* acquire() {
+    if (free_.empty()) grow();
+    void* top = free_.back();
+    free_.pop_back();
+    return top;
+  }
+  void release(void* top) { free_.push_back(top); }
+
+ private:
+  void grow() {
+    mapped_.reserve(mapped_.size() + 1);
+    free_.reserve(mapped_.size() + 1);
+    void* base = mmap(nullptr, kStackBytes + guard_, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (base == MAP_FAILED) throw std::bad_alloc();
+    mprotect(base, guard_, PROT_NONE);
+    const size_t color = mapped_.size() % kStackColors * 64;
+    mapped_.push_back(base);
+    free_.push_back(static_cast<char*>(base) + guard_ + kStackBytes - color);
+  }
+
+  const size_t guard_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<void*> free_, mapped_;
+};
+
+enum class State : uint8_t {
+  kFresh,
+  kRunning,
+  kReady,
+  kAtBarrier,
+  kAtWarp,
+  kAtActiveMask,
+  kExited,
+  kFailed
+};
+
+struct SimThread {
+  TsimThreadPlace place;
+  fc::fcontext_t context;  // where it is suspended
+  void* stack;             // the top of the stack its fiber runs on, while it has one
+  State state;
+  int barrier_count;  // what its __syncthreads returns
+  unsigned mask;      // the mask of the warp operation it waits in; what __activemask returns
+};
+
+// A warp operation some lanes have reached: it completes when every lane of the mask has.
+struct WarpRound {
+  unsigned mask, arrived;
+  uint64_t values[kWarpSize];
+  uint64_t* outputs[kWarpSize];
+};
+
+// Runs blocks on the calling OS thread, one at a time, each thread of a block as a fiber.
+// Threads are resumed in order; a fiber whose thread exits goes on with the next thread not
+// yet started, so a block without barriers runs all its threads on one fiber.
+class BlockRunner {
+ public:
+  void run(Launch& launch, uint64_t block);
+
+  // The runtime's services, called on the running thread's fiber.
+  const TsimThreadPlace* place() const { return &current_->place; }
+  int sync_block(int predicate);
+  int warp_exchange(unsigned mask, uint64_t value, uint64_t* gathered);
+  unsigned active_mask();
+  void* dynamic_shared() const { return current_->place.dynamic_shared; }
+  [[noreturn]] void fail(const char* message);
+
+ private:
+  static void fiber_main(fc::transfer_t from);
+  void setup(Launch& launch, uint64_t block);
+  SimThread& take_fresh();
+  State state_of(unsigned i) const { return i < next_fresh_ ? threads_[i].state : State::kFresh; }
+  void start(SimThread& t);
+  void switch_to(SimThread& t);
+  void suspend(State state);
+  unsigned rank(const SimThread& t) const { return static_cast<unsigned>(&t - threads_.data()); }
+  unsigned lanes_of(unsigned warp) const {
+    const unsigned n = n_ - warp * kWarpSize;
+    return n >= kWarpSize ? ~0u : (1u << n) - 1;
+  }
+  void settle_active_masks();
+  void abandon();
+  std::string threads_text(const std::function<bool(unsigned)>& selected) const;
+  std::string deadlock_report() const;
+
+  Launch* launch_ = nullptr;
+  TsimDim3 block_idx_{};
+  unsigned n_ = 0;
+  std::vector<SimThread> threads_;
+  std::vector<std::vector<WarpRound>> warps_;  // the open rounds of each warp
+  unsigned next_fresh_ = 0, ready_ = 0, exited_ = 0, at_active_mask_ = 0;
+  unsigned barrier_arrived_ = 0;
+  int barrier_count_ = 0;
+  SimThread* current_ = nullptr;
+  fc::fcontext_t scheduler_ = nullptr;
+  std::vector<std::max_align_t> shared_;  // dynamic shared memory, 16-byte aligned
+  StackPool stacks_;
+};
+
+// The calling OS thread's runner, and the one whose block it is running (the runtime's
+// functions reach it without the guard of a thread_local object).
+BlockRunner& runner() {
+  thread_local BlockRunner r;
+  return r;
+}
+thread_local BlockRunner* active_runner = nullptr;
+
+void BlockRunner::setup(Launch& launch, uint64_t block) {
+  active_runner = this;
+  launch_ = &launch;
+  const LaunchShape& shape = launch.shape;
+  const TsimDim3 b = shape.block;
+  block_idx_ = unflatten(block, shape.grid);
+  const size_t units =
+      (shape.dynamic_shared_bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
+  if (shared_.size() < std::max<size_t>(units, 1)) shared_.resize(std::max<size_t>(units, 1));
+  // The threads' own places change only with the launch's shape; the rest of a thread's
+  // state is set when it starts (the threads past next_fresh_ have not).
+  if (threads_.empty() || !same(threads_[0].place.block_dim, b) ||
+      !same(threads_[0].place.grid_dim, shape.grid)) {
+    n_ = b.x * b.y * b.z;
+    threads_.resize(n_);
+    unsigned i = 0;
+    for (unsigned z = 0; z < b.z; ++z) {
+      for (unsigned y = 0; y < b.y; ++y) {
+        for (unsigned x = 0; x < b.x; ++x) {
+          threads_[i++].place = {{x, y, z}, {}, b, shape.grid, nullptr};
+        }
+      }
+    }
+  }
+  warps_.resize((n_ + kWarpSize - 1) / kWarpSize);
+  for (auto& rounds : warps_) rounds.clear();
+  next_fresh_ = ready_ = exited_ = at_active_mask_ = barrier_arrived_ = 0;
+  barrier_count_ = 0;
+}
+
+SimThread& BlockRunner::take_fresh() {
+  SimThread& t = threads_[next_fresh_++];
+  t.place.block_idx = block_idx_;
+  t.place.dynamic_shared = shared_.data();
+  t.state = State::kRunning;
+  return t;
+}
+
+void BlockRunner::run(Launch& launch, uint64_t block) {
+  setup(launch, block);
+  try {
+    while (ready_ > 0 || next_fresh_ < n_) {
+      for (unsigned i = 0; i < n_ && exited_ < n_; ++i) {
+        if (launch.failed.load(std::memory_order_relaxed)) return abandon();
+        SimThread& t = threads_[i];
+        if (i == next_fresh_) {
+          start(take_fresh());
+        } else if (t.state == State::kReady) {
+          --ready_;
+          switch_to(t);
+        }
+      }
+      if (launch.failed.load(std::memory_order_relaxed)) return abandon();
+      settle_active_masks();
+    }
+  } catch (const std::bad_alloc&) {
+    launch.fail("[cuda sim] kernel " + std::string(launch.kernel.name) +
+                ": out of memory for the threads of block " + dim_text(block_idx_));
+    return abandon();
+  }
+  if (exited_ < n_) {
+    launch.fail(deadlock_report());
+    abandon();
+  }
+}
+
+void BlockRunner::start(SimThread& t) {
+  t.stack = stacks_.acquire();
+  t.context = fc::make_fcontext(t.stack, kStackBytes - kStackColors * 64, &fiber_main);
+  switch_to(t);
+}
+
+// Runs `t` until its fiber suspends or ends; the thread then current is the one that
+// suspended (a fiber may have moved on to later threads).
+void BlockRunner::switch_to(SimThread& t) {
+  t.state = State::kRunning;
+  current_ = &t;
+  const fc::transfer_t back = fc::jump_fcontext(t.context, &t);
+  if (back.data) {
+    stacks_.release(back.data);
+  } else {
+    current_->context = back.fctx;
+  }
+}
+
+void BlockRunner::suspend(State state) {
+  current_->state = state;
+  scheduler_ = fc::jump_fcontext(scheduler_, nullptr).fctx;
+}
+
+void BlockRunner::fiber_main(fc::transfer_t from) {
+  BlockRunner& r = *active_runner;
+  r.scheduler_ = from.fctx;
+  SimThread* t = static_cast<SimThread*>(from.data);
+  void* const stack = t->stack;
+  while (t) {
+    // Reported outside the handler, which a failed fiber would never leave.
+    char thrown[256] = "";
+    try {
+      r.launch_->kernel.launch(r.launch_->params);
+    } catch (const std::exception& e) {
+      std::snprintf(thrown, sizeof thrown, "the kernel threw an exception: %s", e.what());
+    } catch (...) {
+      std::snprintf(thrown, sizeof thrown, "the kernel threw an exception");
+    }
+    if (thrown[0]) r.fail(thrown);
+    t->state = State::kExited;
+    t->stack = nullptr;
+    ++r.exited_;
+    t = nullptr;
+    if (r.next_fresh_ < r.n_ && !r.launch_->failed.load(std::memory_order_relaxed)) {
+      t = &r.take_fresh();
+      t->stack = stack;
+      r.current_ = t;
+    }
+  }
+  fc::jump_fcontext(r.scheduler_, stack);
+  std::abort();  // an ended fiber is never resumed
+}
+
+int BlockRunner::sync_block(int predicate) {
+  SimThread& t = *current_;
+  ++barrier_arrived_;
+  barrier_count_ += predicate != 0;
+  if (barrier_arrived_ < n_) {
+    suspend(State::kAtBarrier);
+    return t.barrier_count;
+  }
+  // The last thread to arrive releases everyone, itself included: all go on in order.
+  const int count = barrier_count_;
+  barrier_arrived_ = 0;
+  barrier_count_ = 0;
+  t.state = State::kAtBarrier;
+  for (SimThread& other : threads_) {
+    if (other.state == State::kAtBarrier) {
+      other.state = State::kReady;
+      other.barrier_count = count;
+      ++ready_;
+    }
+  }
+  suspend(State::kReady);
+  return count;
+}
+
+int BlockRunner::warp_exchange(unsigned mask, uint64_t value, uint64_t* gathered) {
+  SimThread& t = *current_;
+  const unsigned warp = rank(t) / kWarpSize, lane = rank(t) % kWarpSize, bit = 1u << lane;
+  mask = (mask | bit) & lanes_of(warp);
+  std::vector<WarpRound>& rounds = warps_[warp];
+  auto round = std::find_if(rounds.begin(), rounds.end(), [&](const WarpRound& r) {
+    return r.mask == mask && !(r.arrived & bit);
+  });
+  if (round == rounds.end()) {
+    round = rounds.insert(rounds.end(), WarpRound{mask, 0, {}, {}});
+  }
+  round->values[lane] = value;
+  round->outputs[lane] = gathered;
+  round->arrived |= bit;
+  if (round->arrived != mask) {
+    t.mask = mask;
+    suspend(State::kAtWarp);
+    return static_cast<int>(lane);
+  }
+  // The last lane to arrive hands every lane the values (before any of them can run on and
+  // meet again) and releases them all, itself included: they go on in order.
+  for (unsigned l = 0; l < kWarpSize; ++l) {
+    if (!(mask >> l & 1)) continue;
+    if (round->outputs[l]) std::memcpy(round->outputs[l], round->values, sizeof round->values);
+    threads_[warp * kWarpSize + l].state = State::kReady;
+    ++ready_;
+  }
+  *round = rounds.back();
+  rounds.pop_back();
+  suspend(State::kReady);
+  return static_cast<int>(lane);
+}
+
+// __activemask: the lanes that call it together, which on a GPU are the converged ones.
+// Here a lane waits there until every other lane of its warp has exited or waits too
+// (there, at a barrier or in a warp operation); the lanes that wait there are the mask.
+unsigned BlockRunner::active_mask() {
+  ++at_active_mask_;
+  suspend(State::kAtActiveMask);
+  return current_->mask;
+}
+
+void BlockRunner::settle_active_masks() {
+  for (unsigned first = 0; at_active_mask_ > 0 && first < n_; first += kWarpSize) {
+    const unsigned last = std::min(first + kWarpSize, n_);
+    unsigned mask = 0;
+    bool settled = true;
+    for (unsigned i = first; i < last; ++i) {
+      const State s = state_of(i);
+      settled = settled && s != State::kFresh && s != State::kReady;
+      if (s == State::kAtActiveMask) mask |= 1u << (i - first);
+    }
+    if (!settled || mask == 0) continue;
+    for (unsigned i = first; i < last; ++i) {
+      if (threads_[i].state != State::kAtActiveMask) continue;
+      threads_[i].state = State::kReady;
+      threads_[i].mask = mask;
+      ++ready_;
+      --at_active_mask_;
+    }
+  }
+}
+
+void BlockRunner::fail(const char* message) {
+  launch_->fail("[cuda sim] kernel " + std::string(launch_->kernel.name) + ", block " +
+                dim_text(block_idx_) + ", thread " + dim_text(current_->place.thread_idx) + ": " +
+                message);
+  suspend(State::kFailed);
+  std::abort();  // a failed thread is never resumed
+}
+
+// The block's fibers are dropped where they stand, not unwound: their stacks belong to the
+// pool, and unwinding would run the kernel's code again after its failure.
+void BlockRunner::abandon() {
+  for (SimThread& t : threads_) {
+    if (t.stack) stacks_.release(t.stack);
+    t.stack = nullptr;
+  }
+}
+
+// "(0,0,0)..(31,0,0), (40,0,0)": the selected threads as runs of consecutive ranks.
+std::string BlockRunner::threads_text(const std::function<bool(unsigned)>& selected) const {
+  constexpr int kMaxRuns = 8;
+  std::string text;
+  int runs = 0;
+  unsigned unlisted = 0;
+  for (unsigned i = 0; i < n_; ++i) {
+    if (!selected(i) || (i > 0 && selected(i - 1))) continue;
+    unsigned last = i;
+    while (last + 1 < n_ && selected(last + 1)) ++last;
+    if (++runs > kMaxRuns) {
+      unlisted += last - i + 1;
+      continue;
+    }
+    if (!text.empty()) text += ", ";
+    text += dim_text(threads_[i].place.thread_idx);
+    if (last > i) text += ".." + dim_text(threads_[last].place.thread_idx);
+  }
+  if (unlisted) text += " and " + std::to_string(unlisted) + " more";
+  return text;
+}
+
+// Why the block can go no further: a barrier or a warp operation some threads never reach.
+std::string BlockRunner::deadlock_report() const {
+  const auto in = [this](State s) {
+    return [this, s](unsigned i) { return threads_[i].state == s; };
+  };
+  const auto any = [this](State s) {
+    return std::any_of(threads_.begin(), threads_.end(),
+                       [s](const SimThread& t) { return t.state == s; });
+  };
+  std::string text = "[cuda sim] kernel " + std::string(launch_->kernel.name) + ": ";
+  std::vector<std::string> missing;
+  if (any(State::kAtBarrier)) {
+    text += "__syncthreads in block " + dim_text(block_idx_) + ": reached by threads " +
+            threads_text(in(State::kAtBarrier));
+    if (any(State::kExited)) missing.push_back(threads_text(in(State::kExited)) + ", which exited");
+    if (any(State::kAtWarp)) {
+      missing.push_back(threads_text(in(State::kAtWarp)) + ", which wait in a warp operation");
+    }
+  } else {
+    const auto open = std::find_if(warps_.begin(), warps_.end(),
+                                   [](const std::vector<WarpRound>& r) { return !r.empty(); });
+    if (open == warps_.end()) return text + "block " + dim_text(block_idx_) + " cannot go on";
+    const unsigned warp = static_cast<unsigned>(open - warps_.begin());
+    const WarpRound& round = open->front();
+    const unsigned first = warp * kWarpSize;
+    const auto lanes = [&](unsigned bits, auto state_test) {
+      return [=, this](unsigned i) {
+        return i >= first && i - first < kWarpSize && (bits >> (i - first) & 1) &&
+               state_test(threads_[i]);
+      };
+    };
+    const auto all = [](const SimThread&) { return true; };
+    const auto state_is = [](State s) { return [s](const SimThread& t) { return t.state == s; }; };
+    char mask[16];
+    std::snprintf(mask, sizeof mask, "0x%08x", round.mask);
+    text += "warp operation (mask " + std::string(mask) + ") in block " + dim_text(block_idx_) +
+            ", warp " + std::to_string(warp) + ": reached by threads " +
+            threads_text(lanes(round.arrived, all));
+    const unsigned absent = round.mask & ~round.arrived;
+    const std::pair<State, const char*> reasons[] = {
+        {State::kExited, ", which exited"},
+        {State::kAtBarrier, ", which wait at __syncthreads"},
+        {State::kAtWarp, ", which wait in another warp operation"}};
+    for (const auto& [state, why] : reasons) {
+      const std::string who = threads_text(lanes(absent, state_is(state)));
+      if (!who.empty()) missing.push_back(who + why);
+    }
+  }
+  for (size_t i = 0; i < missing.size(); ++i) {
+    text += (i == 0 ? ", not by " : "; not by ") + missing[i];
+  }
+  return text;
+}
+
+// The pool of OS threads that run blocks, shared by all launches; the launching thread
+// runs blocks too, so a launch of one block never waits for a worker.
+class WorkerPool {
+ public:
+  explicit WorkerPool(unsigned size) : size_(size) {
+    for (unsigned i = 0; i < size; ++i) {
+      std::thread worker([this] { work(); });
+      pthread_setname_np(worker.native_handle(), "tessera-cudasim");
+      worker.detach();  // the pool lives as long as the process
+    }
+  }
+
+  void run(Launch& launch) {
+    const bool shared = launch.blocks > 1;
+    if (shared) {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(&launch);
+    }
+    for (uint64_t i = 1; shared && i < std::min<uint64_t>(launch.blocks, size_ + 1); ++i) {
+      work_ready_.notify_one();
+    }
+    run_blocks(launch);
+    if (shared) {
+      std::unique_lock lock(mutex_);
+      forget(launch);
+      worker_left_.wait(lock, [&] { return launch.workers == 0; });
+    }
+  }
+
+ private:
+  static void run_blocks(Launch& launch) {
+    BlockRunner& r = runner();
+    while (!launch.failed.load(std::memory_order_relaxed)) {
+      const uint64_t block = launch.next_block.fetch_add(1, std::memory_order_relaxed);
+      if (block >= launch.blocks) break;
+      r.run(launch, block);
+    }
+  }
+
+  void forget(Launch& launch) {
+    const auto it = std::find(queue_.begin(), queue_.end(), &launch);
+    if (it != queue_.end()) queue_.erase(it);
+  }
+
+  void work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      work_ready_.wait(lock, [&] { return !queue_.empty(); });
+      Launch& launch = *queue_.front();
+      ++launch.workers;
+      lock.unlock();
+      run_blocks(launch);
+      lock.lock();
+      forget(launch);  // its blocks are all taken
+      if (--launch.workers == 0) worker_left_.notify_all();
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable work_ready_, worker_left_;
+  std::deque<Launch*> queue_;
+  const unsigned size_;
+};
+
+// The pool, made by the first launch: with the launching thread, which runs blocks too, a
+// launch keeps every core busy. A child made by fork() has none of the parent's threads: it
+// makes its own pool (the parent's copy is left alone, never destroyed).
+std::mutex pool_mutex;
+WorkerPool* pool_instance = nullptr;
+
+WorkerPool& pool() {
+  std::lock_guard lock(pool_mutex);
+  if (!pool_instance) {
+    static const int registered = pthread_atfork(nullptr, nullptr, [] {
+      new (&pool_mutex) std::mutex;
+      pool_instance = nullptr;
+    });
+    static_cast<void>(registered);
+    pool_instance = new WorkerPool(std::max(2u, std::thread::hardware_concurrency()) - 1);
+  }
+  return *pool_instance;
+}
+
+std::mutex print_mutex;
+
+const TsimRuntime kRuntime = {
+    [] { return active_runner->place(); },
+    [](int predicate) { return active_runner->sync_block(predicate); },
+    [](unsigned mask) { active_runner->warp_exchange(mask, 0, nullptr); },
+    [](unsigned mask, uint64_t value, uint64_t* gathered) {
+      return active_runner->warp_exchange(mask, value, gathered);
+    },
+    [] { return active_runner->active_mask(); },
+    [] { return active_runner->dynamic_shared(); },
+    [](const char* message) { active_runner->fail(message); },
+    [](const char* text) {
+      std::lock_guard lock(print_mutex);
+      std::fputs(text, stdout);
+      std::fflush(stdout);
+      return static_cast<int>(std::strlen(text));
+    },
+};
+
+}  // namespace
+
+const TsimRuntime* runtime_table() { return &kRuntime; }
+
+void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const* params) {
+  const uint64_t threads = uint64_t{shape.block.x} * shape.block.y * shape.block.z;
+  const uint64_t blocks = uint64_t{shape.grid.x} * shape.grid.y * shape.grid.z;
+  if (threads == 0 || threads > kMaxBlockThreads || blocks == 0) {
+    throw std::invalid_argument("[cuda sim] kernel " + std::string(kernel.name) +
+                                ": invalid launch of grid " + dim_text(shape.grid) + ", block " +
+                                dim_text(shape.block));
+  }
+  Launch launch(kernel, shape, params, blocks);
+  pool().run(launch);
+  if (launch.failed.load()) throw KernelError(launch.error);
+}
+
+}  // namespace tessera::cudasim

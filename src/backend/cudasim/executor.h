@@ -1,0 +1,39 @@
+#pragma once
+// Runs a simulated kernel launch on the CPU: the blocks of the grid in parallel on worker
+// threads, the threads of each block as fibers (Boost.Context) that switch at barriers and
+// warp operations. A block's threads are resumed in order, so a kernel without barriers
+// runs each thread to completion, one after the other, at the cost of a function call.
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "backend/cudasim/sim_abi.h"
+
+namespace tessera::cudasim {
+
+// A launch that failed inside the kernel: a barrier that not every thread of a block
+// reached, a warp operation whose lanes never met, an assert or trap, an out-of-bounds
+// access in debug mode. The message names the block and thread ids.
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LaunchShape {
+  TsimDim3 grid, block;
+  size_t dynamic_shared_bytes = 0;
+};
+
+// The runtime table a module is bound to (tsim_bind). Its functions serve the kernel code of
+// a running launch only.
+const TsimRuntime* runtime_table();
+
+// Runs `kernel` over `shape` with `params` (each pointing at an argument value) and returns
+// when every block has finished; throws KernelError, or std::invalid_argument for a shape
+// CUDA refuses (an empty grid or block, more than 1024 threads a block). Launches may run
+// concurrently (one per simulated stream); each uses the shared worker pool, and the
+// calling thread runs blocks too.
+void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const* params);
+
+}  // namespace tessera::cudasim

@@ -1,0 +1,698 @@
+// The CUDA simulator's driver table: the entries of driver.h implemented on the host, so the
+// CUDA backend runs end to end without a GPU. Device memory is host memory whose ranges are
+// checked on every copy; each stream is an ordered queue served by its own thread; events
+// record when their place in a queue is reached; modules are CUDA C++ translation units
+// compiled by the host compiler (module_source.h) and run by the executor.
+//
+// Differences from a GPU, on purpose: a kernel error is reported by the next synchronizing
+// call on its stream and then cleared (a GPU context would stay unusable); destroying a
+// stream waits for its work; timings mean nothing.
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "backend/cuda/driver.h"
+#include "backend/cudasim/executor.h"
+#include "jit/host_compiler.h"
+#include "jit/kernel_cache.h"
+
+namespace tessera::cuda {
+namespace {
+
+thread_local std::string error_detail;
+
+CUresult fail(CUresult code, std::string detail) {
+  error_detail = std::move(detail);
+  return code;
+}
+
+size_t env_size(const char* name, size_t fallback) {
+  const char* text = std::getenv(name);
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  const unsigned long long value = std::strtoull(text, &end, 10);
+  return (end && *end == '\0' && value > 0) ? static_cast<size_t>(value) : fallback;
+}
+
+struct SimStream;
+
+// A task waits for other queues to reach a position before it runs (legacy default-stream
+// ordering, cuStreamWaitEvent).
+struct Task {
+  std::function<void()> run;
+  std::vector<std::pair<std::shared_ptr<SimStream>, uint64_t>> waits;
+};
+
+// One lock and one condition for every queue: the simulator's queues are few and short, and
+// a single lock makes cross-queue waits simple to get right.
+std::mutex queues_mutex;
+std::condition_variable queues_changed;
+
+struct SimStream {
+  int device = 0;
+  bool blocking = true;  // synchronizes with the legacy default stream
+  bool is_default = false;
+  std::deque<Task> queue;
+  uint64_t enqueued = 0, completed = 0;
+  bool stopping = false;
+  std::string error;  // the first kernel error since the last synchronization
+  std::thread worker;
+
+  void serve() {
+    std::unique_lock lock(queues_mutex);
+    for (;;) {
+      queues_changed.wait(lock, [&] { return stopping || !queue.empty(); });
+      if (queue.empty()) return;
+      Task task = std::move(queue.front());
+      queue.pop_front();
+      queues_changed.wait(lock, [&] {
+        return std::all_of(task.waits.begin(), task.waits.end(),
+                           [](const auto& w) { return w.first->completed >= w.second; });
+      });
+      lock.unlock();
+      std::string failure;
+      try {
+        task.run();
+      } catch (const std::exception& e) {
+        failure = e.what();
+      }
+      lock.lock();
+      if (!failure.empty() && error.empty()) error = std::move(failure);
+      ++completed;
+      queues_changed.notify_all();
+    }
+  }
+};
+
+struct SimEvent {
+  std::shared_ptr<SimStream> stream;  // null until recorded
+  uint64_t position = 0;
+  bool timing = true;
+  std::chrono::steady_clock::time_point time;
+};
+
+struct SimModule {
+  void* library = nullptr;
+  std::unordered_map<std::string, const TsimKernel*> kernels;
+};
+
+struct SimDevice {
+  size_t capacity = 0;
+  size_t used = 0;
+  std::map<uintptr_t, size_t> allocations;  // start -> bytes
+  std::shared_ptr<SimStream> default_stream;
+  std::vector<std::weak_ptr<SimStream>> streams;
+};
+
+struct Simulator {
+  std::mutex mutex;  // devices' memory maps and stream lists, handle maps
+  std::vector<SimDevice> devices;
+  std::map<uintptr_t, size_t> pinned;  // page-locked host memory, also device-visible
+  std::unordered_map<CUstream, std::shared_ptr<SimStream>> streams;
+  std::unordered_map<CUevent, std::shared_ptr<SimEvent>> events;
+
+  Simulator() {
+    devices.resize(std::max<size_t>(1, env_size("TESSERA_CUDA_SIM_DEVICES", 1)));
+    for (SimDevice& d : devices) {
+      d.capacity = env_size("TESSERA_CUDA_SIM_MEMORY", size_t{4} << 30);
+      d.default_stream = start_stream(static_cast<int>(&d - devices.data()), true, true);
+    }
+  }
+  ~Simulator() {
+    for (SimDevice& d : devices) stop(*d.default_stream);
+    for (auto& [handle, s] : streams) stop(*s);
+  }
+
+  static std::shared_ptr<SimStream> start_stream(int device, bool blocking, bool is_default) {
+    auto s = std::make_shared<SimStream>();
+    s->device = device;
+    s->blocking = blocking;
+    s->is_default = is_default;
+    s->worker = std::thread([raw = s.get()] { raw->serve(); });
+    return s;
+  }
+  static void stop(SimStream& s) {
+    {
+      std::lock_guard lock(queues_mutex);
+      s.stopping = true;
+    }
+    queues_changed.notify_all();
+    if (s.worker.joinable()) s.worker.join();
+  }
+};
+
+Simulator& sim() {
+  static Simulator instance;
+  return instance;
+}
+
+thread_local int current_device = -1;  // the current context's device
+
+CUcontext context_of(int device) { return reinterpret_cast<CUcontext>(uintptr_t(device) + 1); }
+int device_of(CUcontext context) { return static_cast<int>(reinterpret_cast<uintptr_t>(context)) - 1; }
+
+// The stream a handle names: 0 is the current device's default stream.
+std::shared_ptr<SimStream> stream_of(CUstream handle) {
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  if (!handle) {
+    if (current_device < 0) return nullptr;
+    return s.devices[current_device].default_stream;
+  }
+  auto it = s.streams.find(handle);
+  return it == s.streams.end() ? nullptr : it->second;
+}
+
+// Queues `run` on `stream` behind the work it must follow; returns its position (the
+// stream's completed count once it has run).
+uint64_t enqueue(const std::shared_ptr<SimStream>& stream, std::function<void()> run,
+             std::vector<std::pair<std::shared_ptr<SimStream>, uint64_t>> waits = {}) {
+  Simulator& s = sim();
+  std::vector<std::shared_ptr<SimStream>> others;
+  uint64_t position;
+  {
+    std::lock_guard lock(s.mutex);
+    SimDevice& d = s.devices[stream->device];
+    if (stream->is_default) {
+      for (const auto& weak : d.streams) {
+        if (auto other = weak.lock(); other && other->blocking) others.push_back(other);
+      }
+    } else if (stream->blocking) {
+      others.push_back(d.default_stream);
+    }
+  }
+  {
+    std::lock_guard lock(queues_mutex);
+    for (auto& other : others) waits.emplace_back(other, other->enqueued);
+    stream->queue.push_back(Task{std::move(run), std::move(waits)});
+    position = ++stream->enqueued;
+  }
+  queues_changed.notify_all();
+  return position;
+}
+
+// Waits until `stream` has run everything queued so far; returns its kernel error, if any.
+CUresult drain(SimStream& stream) {
+  std::unique_lock lock(queues_mutex);
+  const uint64_t target = stream.enqueued;
+  queues_changed.wait(lock, [&] { return stream.completed >= target; });
+  if (stream.error.empty()) return CUDA_SUCCESS;
+  std::string message = std::move(stream.error);
+  stream.error.clear();
+  return fail(CUDA_ERROR_LAUNCH_FAILED, std::move(message));
+}
+
+// Whether [ptr, ptr + bytes) lies inside one device allocation or pinned block.
+bool in_allocation(const std::map<uintptr_t, size_t>& blocks, uintptr_t ptr, size_t bytes) {
+  auto it = blocks.upper_bound(ptr);
+  if (it == blocks.begin()) return false;
+  --it;
+  return ptr + bytes <= it->first + it->second;
+}
+
+CUresult check_range(CUdeviceptr ptr, size_t bytes, const char* api) {
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  for (const SimDevice& d : s.devices) {
+    if (in_allocation(d.allocations, ptr, bytes)) return CUDA_SUCCESS;
+  }
+  if (in_allocation(s.pinned, ptr, bytes)) return CUDA_SUCCESS;
+  return fail(CUDA_ERROR_INVALID_VALUE,
+              std::string(api) + ": [" + std::to_string(ptr) + ", +" + std::to_string(bytes) +
+                  ") is not inside one device allocation");
+}
+
+CUresult copy_async(void* dst, const void* src, size_t bytes, CUstream handle) {
+  auto stream = stream_of(handle);
+  if (!stream) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+  if (bytes == 0) return CUDA_SUCCESS;
+  enqueue(stream, [=] { std::memcpy(dst, src, bytes); });
+  return CUDA_SUCCESS;
+}
+
+bool is_pinned(const void* host, size_t bytes) {
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  return in_allocation(s.pinned, reinterpret_cast<uintptr_t>(host), bytes);
+}
+
+// ---- the table's entries ----
+
+CUresult init(unsigned) { return CUDA_SUCCESS; }
+CUresult driver_version(int* v) { return *v = 13000, CUDA_SUCCESS; }
+CUresult error_string(CUresult error, const char** text) {
+  switch (error) {
+    case CUDA_SUCCESS: *text = "no error"; break;
+    case CUDA_ERROR_INVALID_VALUE: *text = "invalid argument"; break;
+    case CUDA_ERROR_OUT_OF_MEMORY: *text = "out of memory"; break;
+    case CUDA_ERROR_INVALID_DEVICE: *text = "invalid device ordinal"; break;
+    case CUDA_ERROR_INVALID_IMAGE: *text = "device kernel image is invalid"; break;
+    case CUDA_ERROR_INVALID_CONTEXT: *text = "invalid device context"; break;
+    case CUDA_ERROR_INVALID_HANDLE: *text = "invalid resource handle"; break;
+    case CUDA_ERROR_NOT_FOUND: *text = "named symbol not found"; break;
+    case CUDA_ERROR_NOT_READY: *text = "device not ready"; break;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: *text = "too many resources requested for launch"; break;
+    case CUDA_ERROR_LAUNCH_FAILED: *text = "unspecified launch failure"; break;
+    default: *text = "unknown error"; break;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult error_name(CUresult error, const char** text) {
+  switch (error) {
+    case CUDA_SUCCESS: *text = "CUDA_SUCCESS"; break;
+    case CUDA_ERROR_INVALID_VALUE: *text = "CUDA_ERROR_INVALID_VALUE"; break;
+    case CUDA_ERROR_OUT_OF_MEMORY: *text = "CUDA_ERROR_OUT_OF_MEMORY"; break;
+    case CUDA_ERROR_INVALID_DEVICE: *text = "CUDA_ERROR_INVALID_DEVICE"; break;
+    case CUDA_ERROR_INVALID_IMAGE: *text = "CUDA_ERROR_INVALID_IMAGE"; break;
+    case CUDA_ERROR_INVALID_CONTEXT: *text = "CUDA_ERROR_INVALID_CONTEXT"; break;
+    case CUDA_ERROR_INVALID_HANDLE: *text = "CUDA_ERROR_INVALID_HANDLE"; break;
+    case CUDA_ERROR_NOT_FOUND: *text = "CUDA_ERROR_NOT_FOUND"; break;
+    case CUDA_ERROR_NOT_READY: *text = "CUDA_ERROR_NOT_READY"; break;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: *text = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"; break;
+    case CUDA_ERROR_LAUNCH_FAILED: *text = "CUDA_ERROR_LAUNCH_FAILED"; break;
+    default: *text = "CUDA_ERROR_UNKNOWN"; break;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult device_count(int* count) {
+  *count = static_cast<int>(sim().devices.size());
+  return CUDA_SUCCESS;
+}
+CUresult device_get(CUdevice* device, int ordinal) {
+  if (ordinal < 0 || ordinal >= static_cast<int>(sim().devices.size())) {
+    return fail(CUDA_ERROR_INVALID_DEVICE, "no simulated device " + std::to_string(ordinal));
+  }
+  *device = ordinal;
+  return CUDA_SUCCESS;
+}
+CUresult device_name(char* name, int length, CUdevice) {
+  std::snprintf(name, static_cast<size_t>(length), "tessera CUDA simulator");
+  return CUDA_SUCCESS;
+}
+CUresult device_attribute(int* value, int attribute, CUdevice) {
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  switch (attribute) {
+    case kMaxThreadsPerBlock: case kMaxBlockDimX: case kMaxBlockDimY: *value = 1024; break;
+    case kMaxBlockDimZ: *value = 64; break;
+    case kMaxGridDimX: *value = 2147483647; break;
+    case kMaxGridDimY: case kMaxGridDimZ: *value = 65535; break;
+    case kMaxSharedMemoryPerBlock: *value = 48 << 10; break;
+    case kMaxSharedMemoryPerBlockOptin: *value = 163 << 10; break;
+    case kMaxSharedMemoryPerMultiprocessor: *value = 164 << 10; break;
+    case kTotalConstantMemory: *value = 64 << 10; break;
+    case kWarpSize: *value = 32; break;
+    case kMaxRegistersPerBlock: *value = 65536; break;
+    case kMultiProcessorCount: *value = cores; break;
+    case kMaxThreadsPerMultiProcessor: *value = 2048; break;
+    case kComputeCapabilityMajor: *value = 8; break;
+    case kComputeCapabilityMinor: *value = 0; break;
+    case kCanMapHostMemory: case kConcurrentKernels: case kUnifiedAddressing:
+    case kManagedMemory: *value = 1; break;
+    case kL2CacheSize: *value = 40 << 20; break;
+    case kAsyncEngineCount: *value = 2; break;
+    default: *value = 0; break;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult device_total_mem(size_t* bytes, CUdevice device) {
+  *bytes = sim().devices.at(device).capacity;
+  return CUDA_SUCCESS;
+}
+CUresult primary_context(CUcontext* context, CUdevice device) {
+  *context = context_of(device);
+  return CUDA_SUCCESS;
+}
+CUresult set_current(CUcontext context) {
+  current_device = context ? device_of(context) : -1;
+  return CUDA_SUCCESS;
+}
+CUresult context_synchronize() {
+  if (current_device < 0) return fail(CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  Simulator& s = sim();
+  std::vector<std::shared_ptr<SimStream>> all;
+  {
+    std::lock_guard lock(s.mutex);
+    SimDevice& d = s.devices[current_device];
+    all.push_back(d.default_stream);
+    for (const auto& weak : d.streams) {
+      if (auto other = weak.lock()) all.push_back(other);
+    }
+  }
+  CUresult result = CUDA_SUCCESS;
+  for (auto& stream : all) {
+    if (const CUresult r = drain(*stream); r != CUDA_SUCCESS && result == CUDA_SUCCESS) result = r;
+  }
+  return result;
+}
+CUresult mem_info(size_t* free, size_t* total) {
+  if (current_device < 0) return fail(CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  const SimDevice& d = s.devices[current_device];
+  *free = d.capacity - d.used;
+  *total = d.capacity;
+  return CUDA_SUCCESS;
+}
+CUresult mem_alloc(CUdeviceptr* ptr, size_t bytes) {
+  if (current_device < 0) return fail(CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  if (bytes == 0) return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0 bytes");
+  const size_t rounded = (bytes + 255) / 256 * 256;
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  SimDevice& d = s.devices[current_device];
+  if (rounded > d.capacity - d.used) {
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "simulated device memory exhausted");
+  }
+  void* memory = std::aligned_alloc(256, rounded);
+  if (!memory) return fail(CUDA_ERROR_OUT_OF_MEMORY, "host memory exhausted");
+  d.used += rounded;
+  d.allocations.emplace(reinterpret_cast<uintptr_t>(memory), rounded);
+  *ptr = reinterpret_cast<CUdeviceptr>(memory);
+  return CUDA_SUCCESS;
+}
+CUresult mem_free(CUdeviceptr ptr) {
+  Simulator& s = sim();
+  int owner = -1;
+  {
+    std::lock_guard lock(s.mutex);
+    for (size_t i = 0; i < s.devices.size() && owner < 0; ++i) {
+      if (s.devices[i].allocations.count(ptr)) owner = static_cast<int>(i);
+    }
+  }
+  if (owner < 0) return fail(CUDA_ERROR_INVALID_VALUE, "cuMemFree of an unknown pointer");
+  // Queued work may still use the block: freeing waits for the device, as the driver does.
+  const int saved = current_device;
+  current_device = owner;
+  context_synchronize();
+  current_device = saved;
+  std::lock_guard lock(s.mutex);
+  SimDevice& d = s.devices[owner];
+  d.used -= d.allocations[ptr];
+  d.allocations.erase(ptr);
+  std::free(reinterpret_cast<void*>(ptr));
+  return CUDA_SUCCESS;
+}
+CUresult host_alloc(void** ptr, size_t bytes, unsigned) {
+  const size_t rounded = (std::max<size_t>(bytes, 1) + 4095) / 4096 * 4096;
+  void* memory = std::aligned_alloc(4096, rounded);
+  if (!memory) return fail(CUDA_ERROR_OUT_OF_MEMORY, "host memory exhausted");
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  s.pinned.emplace(reinterpret_cast<uintptr_t>(memory), rounded);
+  *ptr = memory;
+  return CUDA_SUCCESS;
+}
+CUresult free_host(void* ptr) {
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  if (!s.pinned.erase(reinterpret_cast<uintptr_t>(ptr))) {
+    return fail(CUDA_ERROR_INVALID_VALUE, "cuMemFreeHost of an unknown pointer");
+  }
+  std::free(ptr);
+  return CUDA_SUCCESS;
+}
+CUresult host_device_pointer(CUdeviceptr* ptr, void* host, unsigned) {
+  if (!is_pinned(host, 1)) return fail(CUDA_ERROR_INVALID_VALUE, "not page-locked memory");
+  *ptr = reinterpret_cast<CUdeviceptr>(host);  // one address space, as with UVA
+  return CUDA_SUCCESS;
+}
+CUresult copy_htod(CUdeviceptr dst, const void* src, size_t bytes, CUstream stream) {
+  if (const CUresult r = check_range(dst, bytes, "cuMemcpyHtoDAsync")) return r;
+  if (is_pinned(src, bytes)) return copy_async(reinterpret_cast<void*>(dst), src, bytes, stream);
+  // From pageable memory the driver stages the data before returning, so the caller may
+  // reuse its buffer at once; so does the simulator.
+  auto staged = std::make_shared<std::vector<std::byte>>(
+      static_cast<const std::byte*>(src), static_cast<const std::byte*>(src) + bytes);
+  auto s = stream_of(stream);
+  if (!s) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+  enqueue(s, [=] { std::memcpy(reinterpret_cast<void*>(dst), staged->data(), bytes); });
+  return CUDA_SUCCESS;
+}
+CUresult copy_dtoh(void* dst, CUdeviceptr src, size_t bytes, CUstream stream) {
+  if (const CUresult r = check_range(src, bytes, "cuMemcpyDtoHAsync")) return r;
+  if (const CUresult r = copy_async(dst, reinterpret_cast<const void*>(src), bytes, stream)) {
+    return r;
+  }
+  // Into pageable memory the copy is synchronous, as on a GPU.
+  if (!is_pinned(dst, bytes)) return drain(*stream_of(stream));
+  return CUDA_SUCCESS;
+}
+CUresult copy_dtod(CUdeviceptr dst, CUdeviceptr src, size_t bytes, CUstream stream) {
+  if (const CUresult r = check_range(dst, bytes, "cuMemcpyDtoDAsync")) return r;
+  if (const CUresult r = check_range(src, bytes, "cuMemcpyDtoDAsync")) return r;
+  return copy_async(reinterpret_cast<void*>(dst), reinterpret_cast<const void*>(src), bytes,
+                    stream);
+}
+CUresult copy_peer(CUdeviceptr dst, CUcontext, CUdeviceptr src, CUcontext, size_t bytes,
+                   CUstream stream) {
+  return copy_dtod(dst, src, bytes, stream);
+}
+CUresult memset_d8(CUdeviceptr dst, unsigned char value, size_t count, CUstream handle) {
+  if (const CUresult r = check_range(dst, count, "cuMemsetD8Async")) return r;
+  auto stream = stream_of(handle);
+  if (!stream) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+  enqueue(stream, [=] { std::memset(reinterpret_cast<void*>(dst), value, count); });
+  return CUDA_SUCCESS;
+}
+CUresult stream_create(CUstream* handle, unsigned flags) {
+  if (current_device < 0) return fail(CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  auto stream = Simulator::start_stream(current_device, !(flags & CU_STREAM_NON_BLOCKING), false);
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  *handle = reinterpret_cast<CUstream>(stream.get());
+  s.streams.emplace(*handle, stream);
+  SimDevice& d = s.devices[current_device];
+  std::erase_if(d.streams, [](const auto& weak) { return weak.expired(); });
+  d.streams.push_back(stream);
+  return CUDA_SUCCESS;
+}
+CUresult stream_destroy(CUstream handle) {
+  std::shared_ptr<SimStream> stream;
+  {
+    Simulator& s = sim();
+    std::lock_guard lock(s.mutex);
+    auto it = s.streams.find(handle);
+    if (it == s.streams.end()) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+    stream = std::move(it->second);
+    s.streams.erase(it);
+  }
+  Simulator::stop(*stream);  // runs what is queued, then ends the worker
+  return CUDA_SUCCESS;
+}
+CUresult stream_synchronize(CUstream handle) {
+  auto stream = stream_of(handle);
+  if (!stream) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+  return drain(*stream);
+}
+CUresult stream_query(CUstream handle) {
+  auto stream = stream_of(handle);
+  if (!stream) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+  std::lock_guard lock(queues_mutex);
+  return stream->completed >= stream->enqueued ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+// Shared: a destroyed event whose record is still queued stays alive until it has run, as
+// the driver allows.
+std::shared_ptr<SimEvent> event_of(CUevent handle) {
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  auto it = s.events.find(handle);
+  return it == s.events.end() ? nullptr : it->second;
+}
+CUresult stream_wait_event(CUstream handle, CUevent event_handle, unsigned) {
+  auto stream = stream_of(handle);
+  std::shared_ptr<SimEvent> event = event_of(event_handle);
+  if (!stream || !event) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream or event");
+  if (!event->stream) return CUDA_SUCCESS;  // never recorded: nothing to wait for
+  std::shared_ptr<SimStream> source;
+  uint64_t position;
+  {
+    std::lock_guard lock(queues_mutex);
+    source = event->stream;
+    position = event->position;
+  }
+  enqueue(stream, [] {}, {{source, position}});
+  return CUDA_SUCCESS;
+}
+CUresult event_create(CUevent* handle, unsigned flags) {
+  auto event = std::make_shared<SimEvent>();
+  event->timing = !(flags & CU_EVENT_DISABLE_TIMING);
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  *handle = reinterpret_cast<CUevent>(event.get());
+  s.events.emplace(*handle, std::move(event));
+  return CUDA_SUCCESS;
+}
+CUresult event_record(CUevent handle, CUstream stream_handle) {
+  std::shared_ptr<SimEvent> event = event_of(handle);
+  auto stream = stream_of(stream_handle);
+  if (!event || !stream) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream or event");
+  const uint64_t position =
+      enqueue(stream, [event] { event->time = std::chrono::steady_clock::now(); });
+  std::lock_guard lock(queues_mutex);
+  event->stream = stream;
+  event->position = position;
+  return CUDA_SUCCESS;
+}
+CUresult event_query(CUevent handle) {
+  std::shared_ptr<SimEvent> event = event_of(handle);
+  if (!event) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown event");
+  std::lock_guard lock(queues_mutex);
+  return !event->stream || event->stream->completed >= event->position ? CUDA_SUCCESS
+                                                                       : CUDA_ERROR_NOT_READY;
+}
+CUresult event_synchronize(CUevent handle) {
+  std::shared_ptr<SimEvent> event = event_of(handle);
+  if (!event) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown event");
+  std::unique_lock lock(queues_mutex);
+  if (!event->stream) return CUDA_SUCCESS;
+  queues_changed.wait(lock, [&] { return event->stream->completed >= event->position; });
+  return CUDA_SUCCESS;
+}
+CUresult event_elapsed(float* ms, CUevent start_handle, CUevent end_handle) {
+  std::shared_ptr<SimEvent> start = event_of(start_handle);
+  std::shared_ptr<SimEvent> end = event_of(end_handle);
+  if (!start || !end) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown event");
+  if (!start->timing || !end->timing || !start->stream || !end->stream) {
+    return fail(CUDA_ERROR_INVALID_HANDLE, "event without timing, or never recorded");
+  }
+  if (event_query(start_handle) || event_query(end_handle)) return CUDA_ERROR_NOT_READY;
+  *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+  return CUDA_SUCCESS;
+}
+CUresult event_destroy(CUevent handle) {
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  return s.events.erase(handle) ? CUDA_SUCCESS
+                                : fail(CUDA_ERROR_INVALID_HANDLE, "unknown event");
+}
+
+// A module's image is a translation unit made by module_source.h: CUDA C++ source with the
+// prelude and the kernel descriptors, compiled here once and cached on disk.
+CUresult module_load(CUmodule* handle, const void* image) {
+  const std::string source(static_cast<const char*>(image));
+  std::filesystem::path library_path;
+  try {
+    const jit::CacheKey key{"sim-so", {source, jit::host_compiler_identity()}};
+    library_path = jit::cached_file(key, ".so", [&](const std::filesystem::path& out) {
+      jit::compile_shared_object(source, {}, out);
+    });
+  } catch (const std::exception& e) {
+    return fail(CUDA_ERROR_INVALID_IMAGE, e.what());
+  }
+  void* library = dlopen(library_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!library) return fail(CUDA_ERROR_INVALID_IMAGE, dlerror());
+  auto bind = reinterpret_cast<void (*)(const TsimRuntime*)>(dlsym(library, "tsim_bind"));
+  auto count = static_cast<const int*>(dlsym(library, "tsim_kernel_count"));
+  if (!bind || !count) {
+    dlclose(library);
+    return fail(CUDA_ERROR_INVALID_IMAGE, "not a simulator module");
+  }
+  bind(cudasim::runtime_table());
+  auto module = std::make_unique<SimModule>();
+  module->library = library;
+  for (int i = 0; i < *count; ++i) {
+    const std::string symbol = "tsim_kernel_" + std::to_string(i);
+    if (auto k = static_cast<const TsimKernel*>(dlsym(library, symbol.c_str()))) {
+      module->kernels.emplace(k->name, k);
+    }
+  }
+  *handle = reinterpret_cast<CUmodule>(module.release());
+  return CUDA_SUCCESS;
+}
+CUresult module_function(CUfunction* function, CUmodule handle, const char* name) {
+  auto* module = reinterpret_cast<SimModule*>(handle);
+  auto it = module->kernels.find(name);
+  if (it == module->kernels.end()) {
+    return fail(CUDA_ERROR_NOT_FOUND, std::string("no kernel named '") + name + "' in the module");
+  }
+  *function = reinterpret_cast<CUfunction>(const_cast<TsimKernel*>(it->second));
+  return CUDA_SUCCESS;
+}
+CUresult module_unload(CUmodule handle) {
+  // Launches queued from the module may still run: the library stays loaded (modules are
+  // cached for the life of the process anyway), only the descriptor goes.
+  delete reinterpret_cast<SimModule*>(handle);
+  return CUDA_SUCCESS;
+}
+
+// The arguments are copied at launch, as the driver does, so the caller's may change.
+struct PackedArguments {
+  std::vector<std::byte> bytes;
+  std::vector<size_t> offsets;
+};
+
+CUresult launch(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                unsigned by, unsigned bz, unsigned shared_bytes, CUstream handle,
+                void** params, void** extra) {
+  const auto* kernel = reinterpret_cast<const TsimKernel*>(function);
+  auto stream = stream_of(handle);
+  if (!stream) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+  if (extra) return fail(CUDA_ERROR_INVALID_VALUE, "launch arguments through `extra`");
+  const uint64_t threads = uint64_t{bx} * by * bz;
+  if (!gx || !gy || !gz || !bx || !by || !bz || threads > 1024 || bz > 64 || gy > 65535 ||
+      gz > 65535) {
+    return fail(CUDA_ERROR_INVALID_VALUE,
+                "invalid launch shape: grid (" + std::to_string(gx) + ", " + std::to_string(gy) +
+                    ", " + std::to_string(gz) + "), block (" + std::to_string(bx) + ", " +
+                    std::to_string(by) + ", " + std::to_string(bz) + ")");
+  }
+  if (shared_bytes > (163u << 10)) {
+    return fail(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "dynamic shared memory over 163 KiB");
+  }
+  auto packed = std::make_shared<PackedArguments>();
+  size_t size = 0;
+  for (int i = 0; i < kernel->nparams; ++i) {
+    const size_t align = std::max<size_t>(kernel->param_aligns[i], 1);
+    size = (size + align - 1) / align * align;
+    packed->offsets.push_back(size);
+    size += kernel->param_sizes[i];
+  }
+  packed->bytes.resize(std::max<size_t>(size, 1) + 64);
+  // Aligned for every parameter type: the storage is offset to a 64-byte boundary.
+  const size_t base = (64 - reinterpret_cast<uintptr_t>(packed->bytes.data()) % 64) % 64;
+  for (auto& offset : packed->offsets) offset += base;
+  for (int i = 0; i < kernel->nparams; ++i) {
+    std::memcpy(packed->bytes.data() + packed->offsets[i], params[i], kernel->param_sizes[i]);
+  }
+  const cudasim::LaunchShape shape{{gx, gy, gz}, {bx, by, bz}, shared_bytes};
+  enqueue(stream, [kernel, shape, packed] {
+    std::vector<void*> args;
+    for (size_t offset : packed->offsets) args.push_back(packed->bytes.data() + offset);
+    cudasim::run_kernel(*kernel, shape, args.data());
+  });
+  return CUDA_SUCCESS;
+}
+
+const char* last_detail() { return error_detail.empty() ? nullptr : error_detail.c_str(); }
+
+}  // namespace
+
+const DriverApi* simulated_driver() {
+  static const DriverApi api = {
+      "simulator", init, driver_version, error_string, error_name, device_count, device_get,
+      device_name, device_attribute, device_total_mem, primary_context, set_current,
+      context_synchronize, mem_info, mem_alloc, mem_free, host_alloc, free_host,
+      host_device_pointer, copy_htod, copy_dtoh, copy_dtod, copy_peer, memset_d8,
+      stream_create, stream_destroy, stream_synchronize, stream_query, stream_wait_event,
+      event_create, event_record, event_query, event_synchronize, event_elapsed, event_destroy,
+      module_load, module_function, module_unload, launch, last_detail};
+  return &api;
+}
+
+}  // namespace tessera::cuda
