@@ -1,7 +1,10 @@
 // Operations that move data: copies, casts, assignment, fills and transfers.
 
+#include <algorithm>
 #include <memory>
+#include <numeric>
 #include <string>
+#include <vector>
 
 #include "backend/backend.h"
 #include "core/fp_events.h"
@@ -12,15 +15,36 @@
 namespace tessera {
 namespace {
 
-// Copies between devices go through host memory.
+// `a`'s axes from the largest stride to the smallest: its memory order.
+std::vector<int> memory_order(const Array& a) {
+  std::vector<int> axes(a.ndim());
+  std::iota(axes.begin(), axes.end(), 0);
+  std::stable_sort(axes.begin(), axes.end(),
+                   [&](int x, int y) { return a.strides()[x] > a.strides()[y]; });
+  return axes;
+}
+
+// Copies between devices go through host memory, keeping the source's layout (order='K'):
+// the axes are put in memory order, that C-contiguous view moves, and the result is viewed
+// back in the source's axis order. Only a source with gaps or negative strides is first
+// copied densely on its own device.
 Array transfer(const Array& src, Device to) {
-  Array contiguous = src.is_c_contiguous() ? src : src.copy(Order::C);
+  std::vector<int> axes = memory_order(src);
+  Array in_memory_order = src.transpose(axes);
+  if (!in_memory_order.is_c_contiguous()) {
+    const Array dense = src.copy(Order::K);
+    axes = memory_order(dense);
+    in_memory_order = dense.transpose(axes);
+    if (!in_memory_order.is_c_contiguous()) in_memory_order = in_memory_order.copy(Order::C);
+  }
   // Uninitialized staging: every byte is written by the download.
   std::unique_ptr<std::byte[]> staging(new std::byte[static_cast<size_t>(src.nbytes())]);
-  backend_for(src.device()).download(contiguous, staging.get());
-  Array out = Array::empty(src.shape(), src.dtype(), to);
+  backend_for(src.device()).download(in_memory_order, staging.get());
+  Array out = Array::empty(in_memory_order.shape(), src.dtype(), to);
   backend_for(to).upload(staging.get(), out);
-  return out;
+  std::vector<int> back(axes.size());
+  for (size_t i = 0; i < axes.size(); ++i) back[axes[i]] = static_cast<int>(i);
+  return out.transpose(back);
 }
 
 }  // namespace

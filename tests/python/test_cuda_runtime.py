@@ -99,6 +99,22 @@ def test_transfers():
 
 
 @needs_cuda
+@pytest.mark.parametrize("layout", ["C", "F", "T3", "sliced", "reversed"])
+def test_transfers_keep_the_layout(layout):
+    """asarray onto a device and back keeps NumPy's order='K' layout."""
+    base = np.arange(60, dtype=np.int16).reshape(3, 4, 5)
+    host = {"C": base, "F": np.asfortranarray(base), "T3": base.transpose(2, 0, 1),
+            "sliced": base[:, ::2], "reversed": base[::-1]}[layout]
+    expected = np.array(host)  # what order='K' gives in NumPy
+    a = tp.asarray(host)
+    assert a.device.kind == "cuda"
+    assert a.strides == expected.strides
+    back = tp.asarray(a, device="cpu")
+    assert back.strides == expected.strides
+    np.testing.assert_array_equal(np.asarray(back), host)
+
+
+@needs_cuda
 def test_array_operations_on_device():
     rng = np.random.default_rng(0)
     x = rng.standard_normal((50, 40))
