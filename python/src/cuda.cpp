@@ -14,6 +14,7 @@
 #include "backend/cuda/driver_memory.h"
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/ptxas.h"
+#include "backend/cuda/runtime.h"
 #include "convert.h"
 #include "ndarray.h"
 #include "tessera/cuda.h"
@@ -106,6 +107,8 @@ void bind_cuda(nb::module_& parent) {
   m.def("is_available", &cuda::is_available);
   m.def("is_simulated", &cuda::is_simulated);
   m.def("device_count", &cuda::device_count);
+  m.def("check_device", [](int device) { cuda::activate(device, "Device"); },
+        "CUDARuntimeError unless CUDA device `device` exists.");
   m.def("device_properties", [](int device) {
     const cuda::DeviceProperties p = cuda::device_properties(device);
     nb::dict d;
@@ -225,23 +228,6 @@ void bind_cuda(nb::module_& parent) {
   m.def("alloc_pinned_memory", [](size_t bytes) {
     return PinnedPointer{std::make_shared<PinnedMemory>(bytes), 0};
   }, nb::arg("size"), "`size` bytes of page-locked host memory from the pinned pool.");
-  // A C-contiguous array over device memory that `owner` keeps alive (ndarray(memptr=),
-  // mapped_array).
-  m.def("wrap_device_memory", [](uintptr_t ptr, size_t bytes, int device, nb::handle shape,
-                                 nb::handle dtype, nb::handle owner) {
-    const DType dt = to_dtype(dtype, DType::Float64, "ndarray");
-    const Dims dims = to_shape(shape, "ndarray");
-    const int64_t needed = checked_size(dims, itemsize(dt), "ndarray") * itemsize(dt);
-    if (static_cast<size_t>(needed) > bytes) {
-      throw ValueError("[ndarray] shape " + dims.str() + " of " + std::string(dtype_name(dt)) +
-                       " needs " + std::to_string(needed) + " bytes; the memory has " +
-                       std::to_string(bytes));
-    }
-    auto buffer = Buffer::wrap(Device::cuda(device), reinterpret_cast<void*>(ptr), bytes,
-                               keep_alive(owner));
-    return wrap(Array(std::move(buffer), dt, dims, contiguous_strides(dims, itemsize(dt), Order::C),
-                      0));
-  });
   m.def("host_device_pointer", [](uintptr_t host) { return cuda::host_device_pointer(host); });
   m.def("pinned_used_bytes", [] { return cuda::pinned_pool().used_bytes(); });
   m.def("pinned_total_bytes", [] { return cuda::pinned_pool().total_bytes(); });

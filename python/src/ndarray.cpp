@@ -117,14 +117,16 @@ NdArray& unwrap(nb::handle obj) {
   return *p;
 }
 
+namespace {
+
+// Keeps `owner` alive for as long as an engine buffer uses memory it owns (released with
+// the GIL taken).
 std::shared_ptr<void> keep_alive(nb::handle owner) {
   return std::shared_ptr<void>(nb::borrow(owner).release().ptr(), [](void* p) {
     nb::gil_scoped_acquire gil;
     Py_DECREF(static_cast<PyObject*>(p));
   });
 }
-
-namespace {
 
 // An array over device memory that a tessera.cuda.MemoryPointer points at (CuPy's
 // ndarray(shape, dtype, memptr=)); the pointer keeps the memory alive.

@@ -4,7 +4,6 @@
 
 #include <nanobind/nanobind.h>
 
-#include <memory>
 #include <string_view>
 #include <type_traits>
 
@@ -27,9 +26,6 @@ nb::object wrap_view(Array a, nb::handle parent);
 // A CPU array over the memory of a host object with the buffer protocol (a NumPy array of
 // a supported dtype, native byte order, aligned); it keeps the object alive. Zero-copy.
 Array array_from_host(nb::handle obj, const char* api);
-// Keeps `owner` alive for as long as an engine buffer uses memory it owns (released with
-// the GIL taken).
-std::shared_ptr<void> keep_alive(nb::handle owner);
 // The array inside a Python tessera.ndarray (TypeError if `obj` is not one).
 NdArray& unwrap(nb::handle obj);
 bool is_ndarray(nb::handle obj);

@@ -1,19 +1,6 @@
 """tessera.cuda.Device: a CUDA device as object and context manager (CuPy's API)."""
 
 from .. import _core
-from ._errors import CUDARuntimeError
-
-_NO_DEVICE = ("no CUDA device was found (no usable libcuda.so.1 driver or GPU); set "
-              "TESSERA_CUDA_SIM=1 to run CUDA code on the CPU with the simulator")
-
-
-def _check(index, api="Device"):
-    count = _core._cuda.device_count()
-    if count == 0:
-        raise CUDARuntimeError(f"[{api}] {_NO_DEVICE}")
-    if not 0 <= index < count:
-        raise CUDARuntimeError(f"[{api}] invalid device ordinal {index}: {count} CUDA "
-                               "device(s) found")
 
 
 class Device:
@@ -31,7 +18,7 @@ class Device:
                 raise ValueError(f"[Device] {device} is not a CUDA device")
             device = device.id
         index = int(device)
-        _check(index)
+        _core._cuda.check_device(index)  # CUDARuntimeError: no such device, or none at all
         self.id = index
         self._device = _core.Device(f"cuda:{index}")
         self._entered = []

@@ -12,27 +12,24 @@ class MemoryPool:
     the current device). Freed blocks are reused at once on their stream, on other streams
     once the work queued before the free has finished."""
 
-    def _device(self):
-        return get_device_id()
-
     def used_bytes(self):
         """Bytes handed out to live arrays."""
-        return _core._cuda.pool_used_bytes(self._device())
+        return _core._cuda.pool_used_bytes(get_device_id())
 
     def total_bytes(self):
         """Bytes held from the device: used and cached."""
-        return _core._cuda.pool_total_bytes(self._device())
+        return _core._cuda.pool_total_bytes(get_device_id())
 
     def free_bytes(self):
         """Bytes cached in freed blocks, ready for reuse."""
-        return _core._cuda.pool_free_bytes(self._device())
+        return _core._cuda.pool_free_bytes(get_device_id())
 
     def n_free_blocks(self):
-        return _core._cuda.pool_n_free_blocks(self._device())
+        return _core._cuda.pool_n_free_blocks(get_device_id())
 
     def free_all_blocks(self, stream=None):
         """Returns every cached block to the device."""
-        _core._cuda.pool_free_all_blocks(self._device())
+        _core._cuda.pool_free_all_blocks(get_device_id())
 
     def set_limit(self, size=None, fraction=None):
         """Caps the bytes the pool may hold from the device: `size` bytes or a `fraction` of
@@ -43,18 +40,18 @@ class MemoryPool:
         if fraction is not None:
             if not 0 <= fraction <= 1:
                 raise ValueError(f"[set_limit] fraction must be in [0, 1], got {fraction}")
-            _core._cuda.pool_set_limit_fraction(self._device(), float(fraction))
+            _core._cuda.pool_set_limit_fraction(get_device_id(), float(fraction))
         else:
             size = 0 if size is None else int(size)
             if size < 0:
                 raise ValueError(f"[set_limit] size must be >= 0, got {size}")
-            _core._cuda.pool_set_limit(self._device(), size)
+            _core._cuda.pool_set_limit(get_device_id(), size)
 
     def get_limit(self):
-        return _core._cuda.pool_get_limit(self._device())
+        return _core._cuda.pool_get_limit(get_device_id())
 
     def __repr__(self):
-        return (f"<MemoryPool cuda:{self._device()}: used {self.used_bytes()}, "
+        return (f"<MemoryPool cuda:{get_device_id()}: used {self.used_bytes()}, "
                 f"cached {self.free_bytes()}>")
 
 
@@ -116,11 +113,9 @@ def mapped_array(shape, dtype=float):
     dtype = np.dtype(dtype)
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    mem = alloc_pinned_memory(nbytes)
-    device_ptr = _core._cuda.host_device_pointer(mem.ptr)
-    device_array = _core._cuda.wrap_device_memory(device_ptr, max(nbytes, 1), get_device_id(),
-                                                  shape, dtype, mem)
-    return device_array, _host_array(mem, shape, dtype, "C")
+    host = alloc_pinned_memory(nbytes)
+    device_array = _core.ndarray(shape, dtype, memptr=MemoryPointer(_MappedMemory(host)))
+    return device_array, _host_array(host, shape, dtype, "C")
 
 
 class MemoryPointer:
@@ -146,6 +141,16 @@ class MemoryPointer:
 
     def __repr__(self):
         return f"<MemoryPointer {self.ptr:#x} on cuda:{self.device_id}>"
+
+
+class _MappedMemory:
+    """Pinned host memory seen from the current device (kept alive by its pointers)."""
+
+    def __init__(self, host):
+        self.size = host.size
+        self.device_id = get_device_id()
+        self.ptr = _core._cuda.host_device_pointer(host.ptr)
+        self._host = host
 
 
 class Memory:

@@ -1,6 +1,8 @@
 """CuPy's ``cupy.cuda.runtime`` functions that programs use to ask about devices."""
 
 from .. import _core
+from ._device import Device
+from ._device import get_device_id as getDevice  # noqa: N812 - CuPy's name
 from ._errors import CUDARuntimeError
 
 __all__ = ["CUDARuntimeError", "getDeviceCount", "getDevice", "setDevice", "deviceSynchronize",
@@ -12,15 +14,7 @@ def getDeviceCount():  # noqa: N802 - CuPy's name
     return _core._cuda.device_count()
 
 
-def getDevice():  # noqa: N802
-    """The index of the current CUDA device."""
-    device = _core._current_device()
-    return device.id if device.kind == "cuda" else 0
-
-
 def setDevice(device):  # noqa: N802
-    from . import Device
-
     Device(device).use()
 
 

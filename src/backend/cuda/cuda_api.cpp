@@ -55,7 +55,6 @@ CUevent event_handle(uintptr_t h) { return reinterpret_cast<CUevent>(h); }
 }  // namespace
 
 bool is_available() { return device_count() > 0; }
-bool is_simulated() { return driver() && simulated(); }
 
 DeviceProperties device_properties(int device) {
   activate(device, "Device");

@@ -37,7 +37,8 @@ class CudaBackend final : public Backend {
       return;
     }
     Staging s(device_);
-    cpu_backend().copy(s.host(src), s.host(dst));
+    const Array host_src = s.host(src);
+    cpu_backend().copy(host_src, s.output(dst));
     s.write_back(dst);
   }
   void upload(const void* host, const Array& dst) override {
@@ -48,7 +49,7 @@ class CudaBackend final : public Backend {
       return;
     }
     Staging s(device_);
-    cpu_backend().upload(host, s.host(dst));
+    cpu_backend().upload(host, s.output(dst));
     s.write_back(dst);
   }
   void download(const Array& src, void* host) override {
@@ -64,25 +65,26 @@ class CudaBackend final : public Backend {
   }
   void arange(const Array& dst, const Scalar& first, const Scalar& second) override {
     Staging s(device_);
-    cpu_backend().arange(s.host(dst), first, second);
+    cpu_backend().arange(s.output(dst), first, second);
     s.write_back(dst);
   }
   void linspace(const Array& dst, const LinspaceSpec& spec) override {
     Staging s(device_);
-    cpu_backend().linspace(s.host(dst), spec);
+    cpu_backend().linspace(s.output(dst), spec);
     s.write_back(dst);
   }
   void eval_expr(const expr::Node& root, std::span<const Array> outs) override {
     Staging s(device_);
     const expr::NodePtr tree = s.host(root);
     std::vector<Array> host_outs;
-    for (const Array& out : outs) host_outs.push_back(s.host(out));
+    for (const Array& out : outs) host_outs.push_back(s.output(out));
     cpu_backend().eval_expr(*tree, host_outs);
     for (const Array& out : outs) s.write_back(out);
   }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {
     const LoopSignature& sig = ufunc_info(op).loops[loop];
+    cuda::activate(device_, "ufunc");
     std::vector<std::vector<std::byte>> host_in(in.size());
     std::vector<const void*> host_ptrs;
     for (size_t k = 0; k < in.size(); ++k) {
@@ -90,13 +92,16 @@ class CudaBackend final : public Backend {
       if (broadcast[k]) {
         std::memcpy(host_in[k].data(), in[k], host_in[k].size());  // a scalar, on the host
       } else {
-        to_host(host_in[k].data(), in[k], host_in[k].size());
+        cuda::check(cuda::driver()->cuMemcpyDtoHAsync(
+                        host_in[k].data(), reinterpret_cast<cuda::CUdeviceptr>(in[k]),
+                        host_in[k].size(), stream()),
+                    "ufunc");
       }
       host_ptrs.push_back(host_in[k].data());
     }
+    cuda::check(cuda::driver()->cuStreamSynchronize(stream()), "ufunc");
     std::vector<std::byte> host_out(n * itemsize(sig.out[0]));
     cpu_backend().run_loop(op, loop, host_ptrs, broadcast, host_out.data(), n);
-    cuda::activate(device_, "ufunc");
     cuda::check(cuda::driver()->cuMemcpyHtoDAsync(reinterpret_cast<cuda::CUdeviceptr>(out),
                                                   host_out.data(), host_out.size(), stream()),
                 "ufunc");
@@ -109,12 +114,14 @@ class CudaBackend final : public Backend {
   }
   void arg_reduce(const expr::Node& root, bool max, const Array& index) override {
     Staging s(device_);
-    cpu_backend().arg_reduce(*s.host(root), max, s.host(index));
+    const expr::NodePtr tree = s.host(root);
+    cpu_backend().arg_reduce(*tree, max, s.output(index));
     s.write_back(index);
   }
   void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) override {
     Staging s(device_);
-    cpu_backend().scan(*s.host(root), op, loop, axis, s.host(out));
+    const expr::NodePtr tree = s.host(root);
+    cpu_backend().scan(*tree, op, loop, axis, s.output(out));
     s.write_back(out);
   }
   void sort(const Array& a, bool stable) override {
@@ -124,26 +131,30 @@ class CudaBackend final : public Backend {
   }
   void argsort(const Array& a, const Array& index) override {
     Staging s(device_);
-    cpu_backend().argsort(s.host(a), s.host(index));
+    const Array host_a = s.host(a);
+    cpu_backend().argsort(host_a, s.output(index));
     s.write_back(index);
   }
   void searchsorted(const Array& sorted, const Array& values, bool right,
                     const Array& out) override {
     Staging s(device_);
-    cpu_backend().searchsorted(s.host(sorted), s.host(values), right, s.host(out));
+    const Array host_sorted = s.host(sorted), host_values = s.host(values);
+    cpu_backend().searchsorted(host_sorted, host_values, right, s.output(out));
     s.write_back(out);
   }
   void gather(const Array& src, int npre, const Array& offsets, const Array& out) override {
     Staging s(device_);
-    cpu_backend().gather(s.host(src), npre, s.host(offsets), s.host(out));
+    const Array host_src = s.host(src), host_offsets = s.host(offsets);
+    cpu_backend().gather(host_src, npre, host_offsets, s.output(out));
     s.write_back(out);
   }
   std::optional<int64_t> gather_index(const Array& src, int npre, const Array& index,
                                       int64_t extent, int64_t stride,
                                       const Array& out) override {
     Staging s(device_);
-    auto bad = cpu_backend().gather_index(s.host(src), npre, s.host(index), extent, stride,
-                                          s.host(out));
+    const Array host_src = s.host(src), host_index = s.host(index);
+    auto bad = cpu_backend().gather_index(host_src, npre, host_index, extent, stride,
+                                          s.output(out));
     s.write_back(out);
     return bad;
   }
@@ -154,7 +165,8 @@ class CudaBackend final : public Backend {
   }
   void compress(const Array& src, const Array& mask, const Array& out) override {
     Staging s(device_);
-    cpu_backend().compress(s.host(src), s.host(mask), s.host(out));
+    const Array host_src = s.host(src), host_mask = s.host(mask);
+    cpu_backend().compress(host_src, host_mask, s.output(out));
     s.write_back(out);
   }
   void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,
@@ -169,7 +181,8 @@ class CudaBackend final : public Backend {
   }
   void flat_nonzero(const Array& mask, const Array& out) override {
     Staging s(device_);
-    cpu_backend().flat_nonzero(s.host(mask), s.host(out));
+    const Array host_mask = s.host(mask);
+    cpu_backend().flat_nonzero(host_mask, s.output(out));
     s.write_back(out);
   }
   void gemm(const GemmCall& call) override {
@@ -244,7 +257,7 @@ class CudaBackend final : public Backend {
     Staging s(device_);
     FftCall host = call;
     host.in = s.host(call.in);
-    host.out = s.host(call.out);
+    host.out = s.output(call.out);
     cpu_backend().fft(host);
     write_back(s, {call.in, call.out});  // a complex-to-real call may overwrite its input
   }
@@ -253,7 +266,7 @@ class CudaBackend final : public Backend {
     RandomCall host = call;
     host.a = s.host(call.a);
     host.b = s.host(call.b);
-    host.out = s.host(call.out);
+    host.out = s.output(call.out);
     cpu_backend().random(host);
     s.write_back(call.out);
   }
@@ -261,13 +274,6 @@ class CudaBackend final : public Backend {
  private:
   cuda::CUstream stream() const {
     return cuda::stream_handle(current_stream(Device::cuda(device_)));
-  }
-  void to_host(void* host, const void* device, size_t bytes) {
-    cuda::activate(device_, "ufunc");
-    cuda::check(cuda::driver()->cuMemcpyDtoHAsync(
-                    host, reinterpret_cast<cuda::CUdeviceptr>(device), bytes, stream()),
-                "ufunc");
-    cuda::check(cuda::driver()->cuStreamSynchronize(stream()), "ufunc");
   }
   static cuda::CUdeviceptr device_ptr(const Array& a) {
     return reinterpret_cast<cuda::CUdeviceptr>(a.data());

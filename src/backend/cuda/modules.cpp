@@ -88,7 +88,7 @@ uintptr_t Module::function(const std::string& name, int device, const char* api)
   if (!loaded_[device]) {
     auto loaded = std::make_unique<Loaded>();
     std::string image;
-    if (simulated()) {
+    if (is_simulated()) {
       if (nvrtc_available()) nvrtc_compile(source_, "kernel.cu", options_, name_expressions_,
                                            kSimulatorArch);
       std::vector<std::string> names = plain_kernel_names(source_);

@@ -22,7 +22,7 @@ const DriverApi* driver() {
   return api;
 }
 
-bool simulated() { return driver() == simulated_driver(); }
+bool is_simulated() { return driver() == simulated_driver(); }
 
 int device_count() {
   const DriverApi* api = driver();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backend/cuda/driver.h"
+#include "tessera/cuda.h"
 #include "tessera/stream.h"
 
 namespace tessera::cuda {
@@ -13,8 +14,6 @@ namespace tessera::cuda {
 // The driver in use: the simulator when TESSERA_CUDA_SIM=1, else libcuda when it loads and
 // finds a device, else null. Chosen once per process.
 const DriverApi* driver();
-bool simulated();
-int device_count();
 
 // The driver, or CudaRuntimeError saying that no CUDA device was found (and how the
 // simulator runs CUDA code on the CPU).

@@ -5,13 +5,16 @@
 
 namespace tessera::cuda {
 
+std::shared_ptr<Buffer> Staging::twin_of(const Buffer* device_buffer) const {
+  for (const auto& [buffer, host] : twins_) {
+    if (buffer == device_buffer) return host;
+  }
+  return nullptr;
+}
+
 Array Staging::host(const Array& a) {
   if (!a.valid() || a.device().is_cpu()) return a;
-  const Buffer* device_buffer = a.buffer().get();
-  std::shared_ptr<Buffer> twin;
-  for (const auto& [buffer, host] : twins_) {
-    if (buffer == device_buffer) twin = host;
-  }
+  std::shared_ptr<Buffer> twin = twin_of(a.buffer().get());
   if (!twin) {
     const std::byte* data = a.buffer()->data();  // computes a pending buffer first
     twin = Buffer::allocate(Device::cpu(), a.buffer()->bytes());
@@ -23,10 +26,19 @@ Array Staging::host(const Array& a) {
             "cuda");
       check(driver()->cuStreamSynchronize(stream_handle(stream)), "cuda");
     }
-    twins_.emplace_back(device_buffer, twin);
+    twins_.emplace_back(a.buffer().get(), twin);
   }
-  Array view(twin, a.dtype(), a.shape(), a.strides(), a.offset());
-  return view;
+  return Array(twin, a.dtype(), a.shape(), a.strides(), a.offset());
+}
+
+Array Staging::output(const Array& a) {
+  const bool whole_buffer = a.valid() && !a.device().is_cpu() && a.offset() == 0 &&
+                            static_cast<size_t>(a.nbytes()) == a.buffer()->bytes() &&
+                            (a.is_c_contiguous() || a.is_f_contiguous());
+  if (whole_buffer && !twin_of(a.buffer().get())) {
+    twins_.emplace_back(a.buffer().get(), Buffer::allocate(Device::cpu(), a.buffer()->bytes()));
+  }
+  return host(a);
 }
 
 expr::NodePtr Staging::host(const expr::Node& root) {

@@ -21,6 +21,9 @@ class Staging {
   // `a`'s twin in host memory: the same view of a host copy of its whole buffer (copied once
   // per buffer, so arrays sharing memory on the device share it on the host too).
   Array host(const Array& a);
+  // The twin of an array the operation writes whole (every element, reading none): when
+  // the view covers its whole buffer, the twin is not copied from the device at all.
+  Array output(const Array& a);
   // `root` with every input read from its host twin.
   expr::NodePtr host(const expr::Node& root);
   // Copies `a`'s twin back over its device buffer.
@@ -29,6 +32,8 @@ class Staging {
  private:
   expr::NodePtr host_node(const expr::Node& n,
                           std::vector<std::pair<const expr::Node*, expr::NodePtr>>& done);
+
+  std::shared_ptr<Buffer> twin_of(const Buffer* device_buffer) const;
 
   int device_;
   std::vector<std::pair<const Buffer*, std::shared_ptr<Buffer>>> twins_;

@@ -254,38 +254,41 @@ bool is_pinned(const void* host, size_t bytes) {
 
 CUresult init(unsigned) { return CUDA_SUCCESS; }
 CUresult driver_version(int* v) { return *v = 13000, CUDA_SUCCESS; }
-CUresult error_string(CUresult error, const char** text) {
-  switch (error) {
-    case CUDA_SUCCESS: *text = "no error"; break;
-    case CUDA_ERROR_INVALID_VALUE: *text = "invalid argument"; break;
-    case CUDA_ERROR_OUT_OF_MEMORY: *text = "out of memory"; break;
-    case CUDA_ERROR_INVALID_DEVICE: *text = "invalid device ordinal"; break;
-    case CUDA_ERROR_INVALID_IMAGE: *text = "device kernel image is invalid"; break;
-    case CUDA_ERROR_INVALID_CONTEXT: *text = "invalid device context"; break;
-    case CUDA_ERROR_INVALID_HANDLE: *text = "invalid resource handle"; break;
-    case CUDA_ERROR_NOT_FOUND: *text = "named symbol not found"; break;
-    case CUDA_ERROR_NOT_READY: *text = "device not ready"; break;
-    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: *text = "too many resources requested for launch"; break;
-    case CUDA_ERROR_LAUNCH_FAILED: *text = "unspecified launch failure"; break;
-    default: *text = "unknown error"; break;
+// The codes the simulator returns, with the driver's names and texts for them.
+struct ErrorText {
+  CUresult code;
+  const char* name;
+  const char* text;
+};
+constexpr ErrorText kErrors[] = {
+    {CUDA_SUCCESS, "CUDA_SUCCESS", "no error"},
+    {CUDA_ERROR_INVALID_VALUE, "CUDA_ERROR_INVALID_VALUE", "invalid argument"},
+    {CUDA_ERROR_OUT_OF_MEMORY, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"},
+    {CUDA_ERROR_INVALID_DEVICE, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"},
+    {CUDA_ERROR_INVALID_IMAGE, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"},
+    {CUDA_ERROR_INVALID_CONTEXT, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"},
+    {CUDA_ERROR_INVALID_HANDLE, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"},
+    {CUDA_ERROR_NOT_FOUND, "CUDA_ERROR_NOT_FOUND", "named symbol not found"},
+    {CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready"},
+    {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
+     "too many resources requested for launch"},
+    {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+};
+
+const ErrorText& error_text(CUresult error) {
+  static constexpr ErrorText unknown{CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"};
+  for (const ErrorText& e : kErrors) {
+    if (e.code == error) return e;
   }
+  return unknown;
+}
+
+CUresult error_string(CUresult error, const char** text) {
+  *text = error_text(error).text;
   return CUDA_SUCCESS;
 }
 CUresult error_name(CUresult error, const char** text) {
-  switch (error) {
-    case CUDA_SUCCESS: *text = "CUDA_SUCCESS"; break;
-    case CUDA_ERROR_INVALID_VALUE: *text = "CUDA_ERROR_INVALID_VALUE"; break;
-    case CUDA_ERROR_OUT_OF_MEMORY: *text = "CUDA_ERROR_OUT_OF_MEMORY"; break;
-    case CUDA_ERROR_INVALID_DEVICE: *text = "CUDA_ERROR_INVALID_DEVICE"; break;
-    case CUDA_ERROR_INVALID_IMAGE: *text = "CUDA_ERROR_INVALID_IMAGE"; break;
-    case CUDA_ERROR_INVALID_CONTEXT: *text = "CUDA_ERROR_INVALID_CONTEXT"; break;
-    case CUDA_ERROR_INVALID_HANDLE: *text = "CUDA_ERROR_INVALID_HANDLE"; break;
-    case CUDA_ERROR_NOT_FOUND: *text = "CUDA_ERROR_NOT_FOUND"; break;
-    case CUDA_ERROR_NOT_READY: *text = "CUDA_ERROR_NOT_READY"; break;
-    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES: *text = "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES"; break;
-    case CUDA_ERROR_LAUNCH_FAILED: *text = "CUDA_ERROR_LAUNCH_FAILED"; break;
-    default: *text = "CUDA_ERROR_UNKNOWN"; break;
-  }
+  *text = error_text(error).name;
   return CUDA_SUCCESS;
 }
 
