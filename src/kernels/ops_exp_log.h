@@ -44,7 +44,10 @@ inline constexpr bool is_half_v = std::is_same_v<T, half>;
 
 // half <-> float the way NumPy converts: exactly, except that a signaling nan stays
 // signaling (GCC's conversions quiet it). That decides e.g. hypot(sNaN, inf), which is
-// nan, not inf, and keeps nan payloads that pass through unchanged bit-identical.
+// nan, not inf, and keeps nan payloads that pass through unchanged bit-identical. NumPy's
+// float -> half also raises underflow for any nonzero value below half's smallest normal
+// that is not exactly a half subnormal (a multiple of 2^-24), even when it rounds up to
+// the smallest normal; GCC's conversion raises it only for results that stay subnormal.
 TS_HD float half_to_float(half h) {
   const uint16_t b = std::bit_cast<uint16_t>(h);
   if ((b & 0x7c00u) == 0x7c00u && (b & 0x03ffu) != 0) {
@@ -61,6 +64,11 @@ TS_HD half float_to_half(float f) {
     uint32_t sig = (b & 0x007fffffu) >> 13;
     if (sig == 0) sig = 1;
     return std::bit_cast<half>(static_cast<uint16_t>(((b >> 16) & 0x8000u) | 0x7c00u | sig));
+  }
+  const float magnitude = std::fabs(f);
+  if (magnitude != 0.0f && magnitude < 0x1p-14f) {
+    const float in_subnormal_steps = magnitude * 0x1p24f;  // exact: a power-of-two scale
+    if (in_subnormal_steps != std::trunc(in_subnormal_steps)) raise_underflow_flag();
   }
   return static_cast<half>(f);
 }

@@ -13,10 +13,52 @@
 
 namespace tessera::kernels {
 
+namespace detail {
+
+// NumPy's float32 sin and cos (its own SIMD polynomials on x86 with AVX2 or AVX-512, the
+// CPUs tessera targets) evaluate both polynomials for every lane, and x * x * (-1/6)
+// underflows for 0 < |x| < 2.6557422e-19: NumPy raises the underflow flag there for both
+// functions, where the C library raises it only for subnormal inputs of sin.
+inline constexpr float kFloatSinCosUnderflowBelow = 2.6557422e-19f;
+
+template <class T>
+TS_HD void raise_float_sin_cos_underflow(T x) {
+  if constexpr (std::is_same_v<T, float>) {
+    const float magnitude = std::fabs(x);
+    if (magnitude != 0.0f && magnitude < kFloatSinCosUnderflowBelow) raise_underflow_flag();
+  }
+}
+
+}  // namespace detail
+
+struct Sin {
+  template <class T>
+  TS_HD T operator()(T x) const {
+    if constexpr (detail::is_half_v<T>) {
+      return detail::float_to_half((*this)(detail::half_to_float(x)));
+    } else {
+      detail::raise_float_sin_cos_underflow(x);
+      using std::sin;
+      return sin(x);
+    }
+  }
+};
+
+struct Cos {
+  template <class T>
+  TS_HD T operator()(T x) const {
+    if constexpr (detail::is_half_v<T>) {
+      return detail::float_to_half((*this)(detail::half_to_float(x)));
+    } else {
+      detail::raise_float_sin_cos_underflow(x);
+      using std::cos;
+      return cos(x);
+    }
+  }
+};
+
 // TS_LIBM_UNARY (ops_exp_log.h): half forwards to float, every other type goes to the
 // std:: overload (libm or <complex>).
-TS_LIBM_UNARY(Sin, sin)
-TS_LIBM_UNARY(Cos, cos)
 TS_LIBM_UNARY(Tan, tan)
 TS_LIBM_UNARY(Arcsin, asin)
 TS_LIBM_UNARY(Arccos, acos)

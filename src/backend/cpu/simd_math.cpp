@@ -31,32 +31,31 @@ HWY_BEFORE_NAMESPACE();
 namespace tessera::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Runs `vector_op` on whole vectors whose lanes all lie in [lo, hi], `scalar_op` on the
+// Runs `vector_op` on whole vectors whose lanes all pass `in_range`, `scalar_op` on the
 // other vectors and on the tail. Inside the range the true results raise no floating-point
 // error, but Highway's polynomials may (an underflowing x^3 for a tiny x): the flags the
-// vector pass adds are cleared before the scalar pass raises the real ones.
-template <class T, class VectorOp, class ScalarOp>
-HWY_INLINE void map_in_range(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t n, T lo,
-                             T hi, VectorOp vector_op, ScalarOp scalar_op) {
+// vector pass adds are cleared before the scalar pass raises the real ones. `in_range`
+// must be false for nan (comparisons with nan are).
+template <class T, class InRange, class VectorOp, class ScalarOp>
+HWY_INLINE void map_in_range(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t n,
+                             InRange in_range, VectorOp vector_op, ScalarOp scalar_op) {
   constexpr int kErrors = FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID;
   constexpr int64_t kChunk = 512;
   const hn::ScalableTag<T> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  const auto vlo = hn::Set(d, lo), vhi = hn::Set(d, hi);
   for (int64_t start = 0; start < n; start += kChunk) {
     const int64_t end = std::min(n, start + kChunk);
-    bool in_range[kChunk];  // per vector of this chunk
+    bool vector_in_range[kChunk];  // per vector of this chunk
     const int before = std::fetestexcept(kErrors);
     int64_t i = start, v = 0;
     for (; i + lanes <= end; i += lanes, ++v) {
       const auto x = hn::LoadU(d, in + i);
-      // Written so that nan fails the test: comparisons with nan are false.
-      in_range[v] = hn::AllTrue(d, hn::And(hn::Ge(x, vlo), hn::Le(x, vhi)));
-      if (in_range[v]) hn::StoreU(vector_op(d, x), d, out + i);
+      vector_in_range[v] = hn::AllTrue(d, in_range(d, x));
+      if (vector_in_range[v]) hn::StoreU(vector_op(d, x), d, out + i);
     }
     if (const int spurious = std::fetestexcept(kErrors) & ~before) std::feclearexcept(spurious);
     for (int64_t k = 0; k < v; ++k) {
-      if (in_range[k]) continue;
+      if (vector_in_range[k]) continue;
       const int64_t first = start + k * lanes;
       for (int64_t j = first; j < first + lanes; ++j) out[j] = scalar_op(in[j]);
     }
@@ -64,10 +63,33 @@ HWY_INLINE void map_in_range(const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int6
   }
 }
 
+// Lanes within [lo, hi].
+template <class T>
+auto between(T lo, T hi) {
+  return [lo, hi](auto d, auto x) {
+    return hn::And(hn::Ge(x, hn::Set(d, lo)), hn::Le(x, hn::Set(d, hi)));
+  };
+}
+
+// sin and cos: |x| up to 39000 (Highway's range reduction), zeros, and no nonzero |x|
+// below the point where NumPy's result raises underflow (subnormals for double, the
+// threshold of kernels::Sin/Cos for float): those lanes take the scalar functor, which
+// raises it.
+template <class T>
+auto sin_cos_range() {
+  const T smallest = sizeof(T) == 8 ? std::numeric_limits<T>::min()
+                                    : T(kernels::detail::kFloatSinCosUnderflowBelow);
+  return [smallest](auto d, auto x) {
+    const auto magnitude = hn::Abs(x);
+    return hn::And(hn::Le(magnitude, hn::Set(d, T(39000))),
+                   hn::Or(hn::Ge(magnitude, hn::Set(d, smallest)), hn::Eq(x, hn::Zero(d))));
+  };
+}
+
 // sin(-0.0) is -0.0, which Highway's Sin does not keep.
 template <class T>
 void SinLoop(const T* in, T* out, int64_t n) {
-  map_in_range<T>(in, out, n, T(-39000), T(39000),
+  map_in_range<T>(in, out, n, sin_cos_range<T>(),
                   [](auto d, auto x) {
                     return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, hn::Sin(d, x));
                   },
@@ -76,22 +98,23 @@ void SinLoop(const T* in, T* out, int64_t n) {
 
 template <class T>
 void CosLoop(const T* in, T* out, int64_t n) {
-  map_in_range<T>(in, out, n, T(-39000), T(39000),
-                  [](auto d, auto x) { return hn::Cos(d, x); }, kernels::Cos{});
+  map_in_range<T>(in, out, n, sin_cos_range<T>(), [](auto d, auto x) { return hn::Cos(d, x); },
+                  kernels::Cos{});
 }
 
 // Away from overflow to inf and from results in the subnormal range.
 template <class T>
 void ExpLoop(const T* in, T* out, int64_t n) {
   const T limit = sizeof(T) == 8 ? T(700) : T(85);
-  map_in_range<T>(in, out, n, -limit, limit, [](auto d, auto x) { return hn::Exp(d, x); },
-                  kernels::Exp{});
+  map_in_range<T>(in, out, n, between(-limit, limit),
+                  [](auto d, auto x) { return hn::Exp(d, x); }, kernels::Exp{});
 }
 
 // Positive normal numbers: zero, negatives, subnormals, inf and nan go to the scalar path.
 template <class T>
 void LogLoop(const T* in, T* out, int64_t n) {
-  map_in_range<T>(in, out, n, std::numeric_limits<T>::min(), std::numeric_limits<T>::max(),
+  map_in_range<T>(in, out, n,
+                  between(std::numeric_limits<T>::min(), std::numeric_limits<T>::max()),
                   [](auto d, auto x) { return hn::Log(d, x); }, kernels::Log{});
 }
 
