@@ -7,6 +7,7 @@
 // raised (or called back) where the op is called, as in NumPy.
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -33,14 +34,24 @@ void set_fp_modes(const FpModes& modes);
 // "divide by zero", "overflow", "underflow", "invalid value": NumPy's words.
 std::string_view fp_error_words(FpError error);
 
+// Where an op was called, as the front end describes it (Python: the user's file, line and
+// module); opaque to the engine. A result that stays pending keeps the origin of its call,
+// so an error found when it is computed later is attributed to the line that asked for it.
+using FpOrigin = std::shared_ptr<const void>;
+using FpOriginProvider = FpOrigin (*)();
+// Installed by the front end; asked only for ops whose results stay pending.
+void set_fp_origin_provider(FpOriginProvider provider);
+
 // One error an op raised: its name ("divide", or "cast" for a conversion), the kind, the
-// mode of its caller (never Ignore), and every kind the op raised in the same computation
-// (bits 1 << FpError: NumPy's status word, which its 'call' mode passes).
+// mode of its caller (never Ignore), every kind the op raised in the same computation
+// (bits 1 << FpError: NumPy's status word, which its 'call' mode passes), and the origin
+// of a pending op's call (null: the op ran where it was called).
 struct FpEvent {
   std::string_view op;
   FpError error;
   FpMode mode;
   unsigned status;
+  FpOrigin origin;
 };
 // Receives the events of one computation, on the thread that asked for it, with no lock
 // of the engine held. The default throws FloatingPointError for the first Raise event and

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <iterator>
 #include <vector>
 
 #include "core/fp_events.h"
@@ -8,7 +10,9 @@ namespace {
 
 thread_local FpModes current_modes;
 thread_local std::vector<FpEvent> recorded;
+thread_local FpOrigin pending_origin;
 FpHandler handler = &raise_fp_events;
+FpOriginProvider origin_provider = nullptr;
 
 }  // namespace
 
@@ -33,6 +37,18 @@ std::string_view fp_error_words(FpError error) {
 }
 
 void set_fp_handler(FpHandler h) { handler = h ? h : &raise_fp_events; }
+void set_fp_origin_provider(FpOriginProvider provider) { origin_provider = provider; }
+
+// Asked only when some mode may report later (Warn): Ignore reports nothing, and the other
+// modes make the op compute at once.
+PendingOriginScope::PendingOriginScope() {
+  const FpModes modes = fp_modes();
+  const bool may_warn = std::any_of(std::begin(modes.mode), std::end(modes.mode),
+                                    [](FpMode m) { return m == FpMode::Warn; });
+  if (origin_provider && may_warn) pending_origin = origin_provider();
+}
+PendingOriginScope::~PendingOriginScope() { pending_origin.reset(); }
+const FpOrigin& pending_fp_origin() { return pending_origin; }
 
 void raise_fp_events(std::span<const FpEvent> events) {
   for (const FpEvent& e : events) {
@@ -66,11 +82,12 @@ unsigned reported_fp_errors(Ufunc op, DType dtype) {
   }
 }
 
-void record_fp_errors(std::string_view op, unsigned mask, const FpModes& modes) {
+void record_fp_errors(std::string_view op, unsigned mask, const FpModes& modes,
+                      const FpOrigin& origin) {
   for (int k = 0; k < kNumFpErrors; ++k) {
     const auto error = static_cast<FpError>(k);
     if (!(mask & fp_bit(error)) || modes[error] == FpMode::Ignore) continue;
-    recorded.push_back({op, error, modes[error], mask});
+    recorded.push_back({op, error, modes[error], mask, origin});
   }
 }
 

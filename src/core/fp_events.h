@@ -20,8 +20,22 @@ inline constexpr unsigned fp_bit(FpError e) { return 1u << static_cast<int>(e); 
 // kind otherwise.
 unsigned reported_fp_errors(Ufunc op, DType dtype);
 
-// Records that `op`, called under `modes`, raised the errors in `mask` (this thread).
-void record_fp_errors(std::string_view op, unsigned mask, const FpModes& modes);
+// Records that `op`, called under `modes` (from `origin`, when it was pending), raised
+// the errors in `mask` (this thread).
+void record_fp_errors(std::string_view op, unsigned mask, const FpModes& modes,
+                      const FpOrigin& origin = {});
+
+// While one is alive, the expression nodes this thread makes carry the origin of the
+// current call: it is made for an op whose result will stay pending.
+class PendingOriginScope {
+ public:
+  PendingOriginScope();
+  ~PendingOriginScope();
+  PendingOriginScope(const PendingOriginScope&) = delete;
+  PendingOriginScope& operator=(const PendingOriginScope&) = delete;
+};
+// The origin of the pending call in progress on this thread (null outside a scope).
+const FpOrigin& pending_fp_origin();
 // Hands this thread's recorded events to the handler and forgets them.
 void report_fp_events();
 

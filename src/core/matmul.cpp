@@ -5,6 +5,9 @@
 
 #include "backend/backend.h"
 #include "backend/gemm_call.h"
+#include "core/fp_events.h"
+#include "core/pending.h"
+#include "expr/expr.h"
 #include "core/ufunc_resolve.h"
 #include "tessera/creation.h"
 #include "tessera/errors.h"
@@ -54,6 +57,34 @@ Dims with_matrix(const Dims& leading, int64_t rows, int64_t cols) {
 
 Dims leading_dims(const Array& a) { return Dims(a.shape().begin(), a.shape().end() - 2); }
 
+// Up to expr::kMaxDotTerms terms per element a product of two matrices is a Dot node:
+// the result stays pending and fuses with what uses it (a distance matrix's
+// x2[:, None] - 2 * x @ y.T + y2 is one pass writing the result once, not four). With so
+// few terms the product is bound by writing the output, so BLAS gains nothing over it.
+bool multiplies_as_dot(const Array& x, int64_t m, int64_t k, int64_t n, DType work) {
+  return x.device().is_cpu() && x.ndim() == 2 && k > 0 && k <= expr::kMaxDotTerms &&
+         (work == DType::Float32 || work == DType::Float64) && m * n >= lazy_min_elements() &&
+         !fp_modes().acts_at_once();
+}
+
+// x (m, k) @ y (k, n) as a pending Dot node over the (m, n) result: x's row and y's
+// column viewed at every element (stride 0 along the other axis), y's rows made
+// contiguous first so a row of the result is a few vector multiply-adds.
+Array dot_product(const Array& x, const Array& y, DType work) {
+  const Array a = gemm_operand(x, work);
+  Array b = gemm_operand(y, work);
+  const int64_t item = itemsize(work);
+  if (b.strides()[1] != item) b = b.copy(Order::C);
+  const int64_t m = a.shape()[0], n = b.shape()[1];
+  PendingOriginScope origin;
+  const Array rows = a.as_strided({m, n}, {a.strides()[0], 0}, a.offset());
+  const Array cols = b.as_strided({m, n}, {0, b.strides()[1]}, b.offset());
+  const int64_t steps[2] = {a.strides()[1], b.strides()[0]};
+  const Dims shape{m, n};
+  return make_pending(expr::dot(rows, cols, static_cast<int>(a.shape()[1]), steps), shape,
+                      contiguous_strides(shape, item, Order::C), x.device());
+}
+
 // x @ y for matrices (ndim >= 2), stacks broadcast, into a new C-contiguous array.
 Array multiply_matrices(const Array& x, const Array& y, DType dtype) {
   const int64_t m = x.shape()[x.ndim() - 2], k = x.shape()[x.ndim() - 1];
@@ -73,6 +104,10 @@ Array multiply_matrices(const Array& x, const Array& y, DType dtype) {
   if (k == 0) {
     out.fill(Scalar(int64_t{0}).cast(work));
     return out.astype(dtype);
+  }
+  if (leading.empty() && y.ndim() == 2 && multiplies_as_dot(x, m, k, n, work)) {
+    const Array product = dot_product(x, y, work);
+    return work == dtype ? product : product.astype(dtype);
   }
   const Array a = gemm_operand(x, work).broadcast_to(with_matrix(leading, m, k));
   const Array b = gemm_operand(y, work).broadcast_to(with_matrix(leading, k, n));

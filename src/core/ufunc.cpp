@@ -339,7 +339,14 @@ std::vector<Array> apply_ufunc_evaluated(Ufunc op, std::span<const Operand> inpu
   }
   if (info.nin == 2 && !resolved) check_negative_powers(op, inputs[1], sig.in[1]);
 
-  // The expression: one node per output.
+  // The expression: one node per output. A result that will stay pending keeps where it
+  // was asked for, for errors reported when it is computed.
+  const bool given_out = std::any_of(outs.begin(), outs.end(), [](auto& o) { return o.has_value(); });
+  const bool one_new_result = !given_out && !options.where && info.nout == 1;
+  const bool stays_pending = one_new_result && shape.product() > 0 &&
+                             shape.product() >= lazy_min_elements() && !fp_modes().acts_at_once();
+  std::optional<PendingOriginScope> origin;
+  if (stays_pending) origin.emplace();
   std::vector<expr::NodePtr> roots;
   if (std::optional<bool> same = out_of_range_comparison(op, inputs, loop)) {
     roots.push_back(expr::constant(Scalar(*same)));
@@ -349,14 +356,11 @@ std::vector<Array> apply_ufunc_evaluated(Ufunc op, std::span<const Operand> inpu
     for (int j = 0; j < info.nout; ++j) roots.push_back(make_op(op, loop, j, args, shape));
   }
 
-  const bool given_out = std::any_of(outs.begin(), outs.end(), [](auto& o) { return o.has_value(); });
-  if (!given_out && !options.where && info.nout == 1) {
+  if (one_new_result) {
     const int64_t size = shape.product();
     if (size == 0) return {Array::empty(shape, roots[0]->dtype, dev)};
     Dims strides = result_strides(shape, roots[0]->dtype, options.order, arrays);
-    if (size >= lazy_min_elements() && !fp_modes().acts_at_once()) {
-      return {make_pending(roots[0], shape, strides, dev)};
-    }
+    if (stays_pending) return {make_pending(roots[0], shape, strides, dev)};
     Array out(Buffer::allocate(dev, size * itemsize(roots[0]->dtype)), roots[0]->dtype, shape,
               strides, 0);
     backend_for(dev).eval_expr(*roots[0], {&out, 1});
@@ -426,6 +430,7 @@ Array where(const Operand& cond, const Operand& x, const Operand& y) {
   const Device dev = device.value_or(current_device());
   if (shape.product() == 0) return Array::empty(shape, dtype, dev);
   // Casting to bool is truthiness, as NumPy reads a non-bool condition.
+  PendingOriginScope origin;
   std::vector<Arg> args = {make_arg(cond, DType::Bool, shape), make_arg(x, dtype, shape),
                            make_arg(y, dtype, shape)};
   expr::NodePtr root = make_op(Ufunc::Where, where_loop(dtype), 0, args, shape);

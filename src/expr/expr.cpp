@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/fp_events.h"
+
 namespace tessera::expr {
 
 NodePtr input(const Array& a, DType as) {
@@ -11,6 +13,7 @@ NodePtr input(const Array& a, DType as) {
   n->input = a;
   n->inputs = 1;
   n->fp_modes = fp_modes();
+  n->fp_origin = pending_fp_origin();
   return n;
 }
 
@@ -30,6 +33,7 @@ NodePtr op(Ufunc op, int loop, int output, std::vector<NodePtr> args) {
   n->loop = loop;
   n->output = output;
   n->fp_modes = fp_modes();
+  n->fp_origin = pending_fp_origin();
   for (const NodePtr& a : args) {
     n->size += a->size;
     n->depth = std::max(n->depth, a->depth + 1);
@@ -51,7 +55,24 @@ NodePtr cast(const NodePtr& node, DType dtype, std::optional<Ufunc> output_of) {
   n->depth = node->depth + 1;
   n->inputs = node->inputs;
   n->fp_modes = fp_modes();
+  n->fp_origin = pending_fp_origin();
   n->output_of = output_of;
+  return n;
+}
+
+NodePtr dot(const Array& rows, const Array& cols, int terms, const int64_t (&steps)[2]) {
+  auto n = std::make_shared<Node>();
+  n->kind = Node::Kind::Dot;
+  n->dtype = rows.dtype();
+  n->args = {input(rows, rows.dtype()), input(cols, cols.dtype())};
+  n->dot_terms = terms;
+  n->dot_steps[0] = steps[0];
+  n->dot_steps[1] = steps[1];
+  n->size = 3;
+  n->depth = 2;
+  n->inputs = 2;
+  n->fp_modes = fp_modes();
+  n->fp_origin = pending_fp_origin();
   return n;
 }
 

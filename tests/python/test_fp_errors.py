@@ -632,6 +632,46 @@ def test_underflow_of_tiny_inputs(device, name, dtype, n):
 
 
 # --------------------------------------------------------------------------------------------
+# warnings name the user's line, as NumPy's do
+
+
+def _log_of_zeros_here(lib, x):
+    return lib.log(x)  # the line each warning must name
+
+
+def _divide_here(x):
+    return x / 0  # the line each warning must name
+
+
+LOG_LINE = _log_of_zeros_here.__code__.co_firstlineno + 1
+DIVIDE_LINE = _divide_here.__code__.co_firstlineno + 1
+
+
+@pytest.mark.parametrize("n", [3, 10000], ids=["at-once", "pending"])
+@pytest.mark.parametrize("call", ["tessera-ufunc", "numpy-ufunc", "operator"])
+def test_warning_names_the_calling_line(device, call, n):
+    """The warning of an op computed at once, or of a pending one computed when read in
+    another function, names the line that called the op (not tessera's code)."""
+    x = tp.zeros(n)
+    if call == "operator":
+        make, line = (lambda: _divide_here(x)), DIVIDE_LINE
+    else:
+        lib = tp if call == "tessera-ufunc" else np
+        make, line = (lambda: _log_of_zeros_here(lib, x)), LOG_LINE
+    result, at_call = recorded(make)
+    _, at_read = recorded(lambda: tp.asnumpy(result))
+    caught = at_call + at_read
+    assert caught, "no warning"
+    assert {(w.filename, w.lineno) for w in caught} == {(__file__, line)}
+
+
+def test_numpy_names_the_calling_line():
+    """The reference: NumPy's own warning names the line of the call."""
+    caught = recorded(lambda: _log_of_zeros_here(np, np.zeros(3)))[1]
+    assert {(w.filename, w.lineno) for w in caught} == {(__file__, LOG_LINE)}
+
+
+# --------------------------------------------------------------------------------------------
 # lazy results keep the modes of their call
 
 

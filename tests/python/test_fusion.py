@@ -906,3 +906,30 @@ def test_fused_pair_reports_each_ops_errors(device, expression):
     got, got_messages = warned(tp, tp.array(a), tp.array(b), tp.array(c))
     np.testing.assert_array_equal(got, expected)
     assert got_messages == expected_messages
+
+
+# --------------------------------------------------------------------------------------------
+# results too big for the caches (24 MiB and more) are written with streaming stores
+
+
+@pytest.mark.parametrize("offset", [0, 1, 3], ids=lambda o: f"offset{o}")
+def test_streamed_results(device, offset):
+    """Every element arrives, whatever the output's alignment: one output, two outputs, a
+    float32 result, and out= views that start between vectors."""
+    n = 3_300_000  # 26.4 MB of float64
+    a = np.linspace(-50.0, 50.0, n)
+    b = np.cos(a)
+    ta, tb = tp.asarray(a), tp.asarray(b)
+    assert_same(ta + tb * 2.0 - 1.0, a + b * 2.0 - 1.0)
+    for tr, r in zip(tp.divmod(ta, 7.0), np.divmod(a, 7.0)):
+        assert_same(tr, r)
+    out, tout = np.zeros(n + offset), tp.zeros(n + offset)
+    tp.add(ta * 3.0, tb, out=tout[offset:])
+    np.add(a * 3.0, b, out=out[offset:])
+    assert_same(tout, out)
+    c = np.linspace(-5.0, 5.0, 2 * n)  # a float32 result of 26.4 MB too
+    tc = tp.asarray(c)
+    out32, tout32 = np.zeros(2 * n + offset, np.float32), tp.zeros(2 * n + offset, tp.float32)
+    tp.multiply(tp.sin(tc), tc, out=tout32[offset:], casting="same_kind")
+    np.multiply(np.sin(c), c, out=out32[offset:], casting="same_kind")
+    assert_same(tout32, out32)

@@ -294,6 +294,105 @@ def test_matmul_layouts(device, layout):
                   targs=(tp.matrix_transpose(tb), tp.matrix_transpose(ta)))
 
 
+# Products with few terms (at most 8 per element) and results of at least 4096 elements are
+# elementwise Dot nodes on the CPU: pending, fused with what uses them. Each layout: base
+# shape and view of a, base shape and view of b.
+FEW_TERMS_LAYOUTS = {
+    "contiguous": ((100, 3), same, (3, 90), same),
+    "distance_form": ((100, 3), same, (90, 3), T),  # x @ y.T
+    "transposed_a": ((3, 100), T, (3, 90), same),
+    "strided": ((200, 6), lambda x, m: x[::2, ::2], (3, 180), lambda x, m: x[:, ::2]),
+    "negative": ((100, 8), lambda x, m: x[::-1, ::-1], (8, 90), lambda x, m: x[::-1, ::-1]),
+    "broadcast": ((1, 5), lambda x, m: m.broadcast_to(x, (100, 5)), (5, 1),
+                  lambda x, m: m.broadcast_to(x, (5, 90))),
+    "one_term": ((100, 1), same, (1, 90), same),
+    "eight_terms": ((64, 8), same, (8, 64), same),
+    "nine_terms": ((64, 9), same, (9, 64), same),  # past the limit: BLAS
+    "odd_width": ((77, 4), same, (4, 61), same),  # rows that end between vectors
+}
+
+
+@pytest.mark.parametrize("layout", list(FEW_TERMS_LAYOUTS))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16], ids=dtype_id)
+def test_matmul_few_terms(device, layout, dtype):
+    shape_a, view_a, shape_b, view_b = FEW_TERMS_LAYOUTS[layout]
+    ta, a = pair(shape_a, dtype, 1, view_a)
+    tb, b = pair(shape_b, dtype, 2, view_b)
+    check(np.matmul, tp.matmul, a, b, targs=(ta, tb))
+    check(lambda x, y: x @ y, lambda x, y: x @ y, a, b, targs=(ta, tb))
+
+
+FEW_TERMS_USES = {
+    "distance_matrix": lambda x, y, m: ((x * x).sum(axis=1)[:, None] - 2 * x @ y.T
+                                        + (y * y).sum(axis=1)[None, :]),
+    "squared": lambda x, y, m: (x @ y.T) * (x @ y.T),
+    "sum": lambda x, y, m: (x @ y.T).sum(),
+    "sum_rows": lambda x, y, m: (x @ y.T).sum(axis=0),
+    "sum_columns": lambda x, y, m: (x @ y.T).sum(axis=1),
+    "max": lambda x, y, m: (x @ y.T).max(axis=0),
+    "sqrt_abs": lambda x, y, m: m.sqrt(m.abs(x @ y.T)),
+    "transposed": lambda x, y, m: (x @ y.T).T + 1.0,
+    "reversed": lambda x, y, m: (x @ y.T)[::-1, ::-3] * 2.0,
+    "cast": lambda x, y, m: (x @ y.T).astype(m.float32),
+}
+
+
+@pytest.mark.parametrize("use", list(FEW_TERMS_USES))
+def test_matmul_few_terms_fused(device, use):
+    """What consumes a product with few terms (the rest of an expression, a reduction, a
+    view) sees NumPy's values."""
+    fn = FEW_TERMS_USES[use]
+    tx, x = pair((300, 3), np.float64, 1)
+    ty, y = pair((200, 3), np.float64, 2)
+    expected = fn(x, y, np)
+    got = fn(tx, ty, tp)
+    assert_product(got, expected, bound=float(np.abs(x).max() * np.abs(y).max() * 300), k=8)
+
+
+def test_matmul_few_terms_out(device):
+    tx, x = pair((100, 3), np.float64, 1)
+    ty, y = pair((3, 90), np.float64, 2)
+    for dtype in (np.float64, np.float32, np.complex128):
+        out, tout = np.zeros((100, 90), dtype), tp.zeros((100, 90), dtype)
+        r = tp.matmul(tx, ty, out=tout)
+        assert r is tout
+        assert_product(tout, np.matmul(x, y, out=out), bound=1.0, k=8)
+    big, tbig = np.zeros((100, 180)), tp.zeros((100, 180))  # a strided out= view
+    tp.matmul(tx, ty, out=tbig[:, ::2])
+    np.matmul(x, y, out=big[:, ::2])
+    assert_product(tbig, big, bound=1.0, k=8)
+
+
+def test_matmul_few_terms_keeps_operands_at_call(device):
+    """The pending product reads its operands as they were when it was called: writing them
+    afterwards, in place or through a view, does not change it."""
+    for b_view in (same, T):
+        tx, x = pair((100, 3), np.float64, 1)
+        shape_b = (3, 90) if b_view is same else (90, 3)
+        ty, y = pair(shape_b, np.float64, 2)
+        expected = x @ b_view(y, np)
+        r = tx @ b_view(ty, tp)
+        tx[0] = 1e9
+        ty[...] = -1.0
+        tx += 5.0
+        assert_product(r, expected, bound=1.0, k=8)
+
+
+@pytest.mark.parametrize("values", [(1e300, 1e300), (np.inf, 0.0), (np.nan, 1.0)],
+                         ids=["overflow", "inf-times-zero", "nan"])
+def test_matmul_few_terms_warnings(device, values):
+    """Floating-point errors of the product warn as NumPy's do ("... in matmul"), once."""
+    x, y = np.full((100, 3), values[0]), np.full((3, 90), values[1])
+    with warnings.catch_warnings(record=True) as np_caught:
+        warnings.simplefilter("always")
+        expected = x @ y
+    with warnings.catch_warnings(record=True) as tp_caught:
+        warnings.simplefilter("always")
+        got = tp.asnumpy(tp.asarray(x) @ tp.asarray(y))
+    assert sorted(str(w.message) for w in tp_caught) == sorted(str(w.message) for w in np_caught)
+    np.testing.assert_array_equal(got, expected)
+
+
 def test_matmul_integer_overflow(device):
     """Integer products and sums wrap modulo 2**bits exactly as NumPy's."""
     cases = [

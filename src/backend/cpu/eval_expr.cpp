@@ -12,6 +12,7 @@
 #include "backend/cpu/expr_program.h"
 #include "backend/cpu/fp_flags.h"
 #include "backend/cpu/fused_pair.h"
+#include "backend/cpu/stream_store.h"
 #include "backend/cpu/strided_loop.h"
 #include "core/overlap.h"
 
@@ -39,18 +40,21 @@ bool run_fused_row(const Program& p, const FusedPair& fused, std::byte* const* p
   return !(raised & reported);
 }
 
-// Runs `p` on one row of n elements; ptrs/strides per operand (outputs first).
-void run_row(const Program& p, std::span<const CastRow> store, std::byte* const* ptrs,
-             const int64_t* strides, int64_t n) {
+// Runs `p` on one row of n elements; ptrs/strides per operand (outputs first). With
+// `streaming`, contiguous outputs are written from the slots with streaming stores
+// (stream_store.h) instead of by the last step.
+void run_row(const Program& p, std::span<const CastRow> store, bool streaming,
+             std::byte* const* ptrs, const int64_t* strides, int64_t n) {
   const int nouts = static_cast<int>(store.size());
   std::byte* memory = program_scratch(p);
   std::byte* slot_ptr[kMaxSlots];
   std::byte* direct[kMaxSlots] = {};
-  bool direct_store[2] = {false, false};
+  bool direct_store[2] = {false, false}, stream[2] = {false, false};
   int64_t out_size[2] = {};
   for (int j = 0; j < nouts; ++j) {
     out_size[j] = p.operands[j].itemsize();
-    direct_store[j] = strides[j] == out_size[j];
+    stream[j] = streaming && strides[j] == out_size[j];
+    direct_store[j] = !stream[j] && strides[j] == out_size[j];
   }
   fill_constants(p, memory, std::min(n, kBlock));
   for (int64_t off = 0; off < n; off += kBlock) {
@@ -62,9 +66,14 @@ void run_row(const Program& p, std::span<const CastRow> store, std::byte* const*
     for (int j = 0; j < nouts; ++j) {
       std::byte* dst = ptrs[j] + off * strides[j];
       if (slot_ptr[p.roots[j]] == dst) continue;  // written in place by the last step
-      store[j](slot_ptr[p.roots[j]], out_size[j], dst, strides[j], m);
+      if (stream[j]) {
+        stream_store(slot_ptr[p.roots[j]], dst, m * out_size[j]);
+      } else {
+        store[j](slot_ptr[p.roots[j]], out_size[j], dst, strides[j], m);
+      }
     }
   }
+  if (stream[0] || stream[1]) stream_store_fence();
 }
 
 }  // namespace
@@ -81,6 +90,9 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   }
   CastRow store[2] = {};  // copies a root slot to its output (same dtype, any stride)
   for (int j = 0; j < nouts; ++j) store[j] = cast_row_for(outs[j].dtype(), outs[j].dtype());
+  int64_t out_bytes = 0;
+  for (const Array& out : outs) out_bytes += out.size() * out.itemsize();
+  const bool streaming = out_bytes >= streaming_store_min_bytes();
   const int nops = static_cast<int>(p.operands.size());
   Dims strides[StridedLayout::kMaxOperands];
   std::byte* base[StridedLayout::kMaxOperands];
@@ -93,7 +105,7 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   for (int k = 0; k < nops; ++k) inner[k] = layout.strides[k].back();
   for_each_row(layout, base, outs[0].itemsize(), [&](std::byte* const* ptrs, int64_t n) {
     if (run_fused_row(p, fused, ptrs, inner, n)) return;
-    run_row(p, {store, static_cast<size_t>(nouts)}, ptrs, inner, n);
+    run_row(p, {store, static_cast<size_t>(nouts)}, streaming, ptrs, inner, n);
   });
   record_program_errors(p);
 }

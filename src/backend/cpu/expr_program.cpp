@@ -36,6 +36,7 @@ class Compiler {
     if (!any) return;
     step.fp_name = name;
     step.fp_modes = n.fp_modes;
+    step.fp_origin = n.fp_origin;
     step.fp_reported = reported;
   }
 
@@ -80,6 +81,19 @@ class Compiler {
         check_errors(step, n.output_of ? ufunc_info(*n.output_of).name : "cast", n, ~0u);
         break;
       }
+      case expr::Node::Kind::Dot:
+        // Its two Inputs are read in place by the step, never loaded into slots.
+        step.kind = Step::Dot;
+        step.operand = static_cast<int>(p_.operands.size());
+        p_.operands.push_back(n.args[0]->input);
+        p_.operands.push_back(n.args[1]->input);
+        step.dot = small_dot_for(n.dtype);
+        step.dot_terms = n.dot_terms;
+        step.dot_steps[0] = n.dot_steps[0];
+        step.dot_steps[1] = n.dot_steps[1];
+        step.results[0] = new_slot(n.dtype);
+        check_errors(step, "matmul", n, ~0u);
+        break;
       case expr::Node::Kind::Op: {
         const UfuncInfo& info = ufunc_info(n.op);
         step.kind = Step::Run;
@@ -162,12 +176,18 @@ void add_offsets(const TreeWalk& walk, const std::vector<int>& axes, int64_t fla
   }
 }
 
+// The slots start 2112 bytes into a 4 KiB page. Arrays mostly start on a page, and a row
+// of a slot read or written in step with such an array at a 4 KiB offset just ahead of it
+// (64 bytes: the offset a 64-byte alignment gives) makes every load "4K-alias" the store
+// of a few iterations before and wait for it: a Dot step over a page-aligned operand ran at
+// half speed. Half a page away, the addresses that alias are hundreds of elements apart.
 std::byte* program_scratch(const Program& p) {
+  constexpr size_t kPage = 4096, kOffsetInPage = kPage / 2 + 64;
   thread_local std::vector<std::byte> memory;
   const size_t bytes = p.slot_dtypes.size() * kSlotBytes;
-  if (memory.size() < bytes + 64) memory.resize(bytes + 64);
+  if (memory.size() < bytes + kPage + kOffsetInPage) memory.resize(bytes + kPage + kOffsetInPage);
   auto addr = reinterpret_cast<uintptr_t>(memory.data());
-  return memory.data() + ((64 - addr % 64) % 64);
+  return memory.data() + (kPage - addr % kPage) % kPage + kOffsetInPage;
 }
 
 namespace {
@@ -219,6 +239,15 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
         break;
       }
       case Step::Constant: slot_ptr[s.results[0]] = own; break;
+      case Step::Dot: {
+        const int k = s.operand;
+        std::byte* target = direct.empty() ? nullptr : direct[s.results[0]];
+        std::byte* dst = target ? target : own;
+        s.dot(ptrs[k] + off * strides[k], strides[k], ptrs[k + 1] + off * strides[k + 1],
+              strides[k + 1], s.dot_steps, s.dot_terms, dst, m);
+        slot_ptr[s.results[0]] = dst;
+        break;
+      }
       case Step::Convert:
         s.cast(slot_ptr[s.args[0]], itemsize(p.slot_dtypes[s.args[0]]), own,
                itemsize(p.slot_dtypes[s.results[0]]), m);
@@ -255,7 +284,8 @@ void record_program_errors(const Program& p) {
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const unsigned raised = p.step_errors[i].load(std::memory_order_relaxed);
     if (raised & p.steps[i].fp_reported) {
-      record_fp_errors(p.steps[i].fp_name, raised & p.steps[i].fp_reported, p.steps[i].fp_modes);
+      const Step& s = p.steps[i];
+      record_fp_errors(s.fp_name, raised & s.fp_reported, s.fp_modes, s.fp_origin);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend/cpu/cpu_backend.h"
+#include "backend/cpu/small_dot.h"
 #include "backend/cpu/strided_loop.h"
 #include "backend/cpu/ufunc_loops.h"
 #include "expr/expr.h"
@@ -20,8 +21,8 @@ constexpr int64_t kSlotBytes = kBlock * 16;  // the widest dtype, complex128
 constexpr int kMaxSlots = 64;
 
 struct Step {
-  enum Kind : uint8_t { Load, Constant, Run, Convert } kind;
-  int operand = 0;         // Load: which operand
+  enum Kind : uint8_t { Load, Constant, Run, Convert, Dot } kind;
+  int operand = 0;         // Load: which operand; Dot: the first of its two
   CastRow cast = nullptr;  // Load, Convert: the (possibly identity) conversion
   bool converts = false;   // Load: the input's dtype differs from the slot's
   Ufunc op{};              // Run: the ufunc, and its loop
@@ -31,10 +32,14 @@ struct Step {
   int results[2] = {};
   int nresults = 0;
   Scalar value;  // Constant
+  SmallDotFn dot = nullptr;  // Dot: the loop, its terms and their steps (expr::Node's)
+  int dot_terms = 0;
+  int64_t dot_steps[2] = {};
   // Run, and Load or Convert that change dtype: the name floating-point errors are
   // reported under, and the modes of the call that made the step (empty: not checked).
   std::string_view fp_name;
   FpModes fp_modes;
+  FpOrigin fp_origin;
   unsigned fp_reported = 0;  // the errors reported for it (reported_fp_errors)
 };
 
