@@ -17,12 +17,15 @@ BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(DE
 
 .PHONY: test bench build setup clean
 
-# The CUDA simulator's run: two simulated devices, the tests of the CUDA device.
+# The CUDA simulator's run: two simulated devices, the tests of the CUDA device, and the
+# `cuda` parameter of the suite's files that pass on it so far (their `cpu` parameter ran
+# in the first run).
 SIM_ENV := TESSERA_CUDA_SIM=1 TESSERA_CUDA_SIM_DEVICES=2 TESSERA_CACHE_DIR=$(CURDIR)/build/kernel-cache
+SIM_TESTS := test_cuda_runtime.py test_cuda_kernels.py test_transfer.py test_creation.py
 
 test: build
 	$(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
-	$(SIM_ENV) $(PY) -m pytest tests/python/test_cuda_runtime.py tests/python/test_cuda_kernels.py -n $(JOBS) -p no:cacheprovider
+	$(SIM_ENV) $(PY) -m pytest $(addprefix tests/python/,$(SIM_TESTS)) -k "not cpu" -n $(JOBS) -p no:cacheprovider
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 
 bench: build $(if $(PEERS),$(VENV)/.peers-stamp)

@@ -24,10 +24,10 @@ class _HostView:
 
 def _host(a):
     """A read-only NumPy array with `a`'s data: a view for CPU arrays, a copy from other
-    devices."""
+    devices laid out as numpy.array would copy it (order='K')."""
     if a.device.kind == "cpu":
         return np.asarray(_HostView(a))
-    return a.get()
+    return a.get(order="K")
 
 
 def asnumpy(a, stream=None, order="C", out=None):
@@ -98,7 +98,7 @@ def __array__(self, dtype=None, copy=None):
                              f"{np.dtype(dtype)}")
         return view.astype(dtype)
     if copy:
-        return view.copy()
+        return view.copy(order="K")
     if self.device.kind != "cpu":
         if copy is False:
             raise ValueError(f"[__array__] Unable to avoid copy: the array is on {self.device}")
@@ -159,9 +159,10 @@ def _rebuild(host, device):
 
 def __reduce_ex__(self, protocol):
     # Like NumPy's pickles: protocol 5 keeps the memory layout; older protocols store
-    # Fortran order for Fortran-contiguous arrays and C order otherwise.
+    # Fortran order for Fortran-contiguous arrays and C order otherwise (a broadcast array
+    # is neither, though a device's host copy of it may be Fortran-contiguous).
     broadcast = any(s == 0 and n > 1 for s, n in zip(self.strides, self.shape))
-    order = "K" if protocol >= 5 and not broadcast else "A"
+    order = "C" if broadcast else "K" if protocol >= 5 else "A"
     return (_rebuild, (np.array(_host(self), order=order, copy=True), str(self.device)))
 
 

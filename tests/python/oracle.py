@@ -111,8 +111,33 @@ def make_pair(layout, dtype, seed=0):
     return view(tp.array(base), tp), view(base, np)
 
 
+def host_shared(device):
+    """Whether arrays on `device` share memory with NumPy (zero-copy numpy.asarray, DLPack,
+    writes through either side): on the CPU only. A CUDA array never shares memory with a
+    NumPy array (as in CuPy): NumPy gets a host copy, tessera a device copy."""
+    return device.kind == "cpu"
+
+
+class _Addresses:
+    """The memory of a device array as a NumPy array over its device addresses: for
+    numpy.shares_memory only, which compares addresses and never reads them."""
+
+    def __init__(self, t):
+        self.__array_interface__ = {"data": (t.data_ptr, True), "shape": t.shape,
+                                    "strides": t.strides, "typestr": t.dtype.str, "version": 3}
+
+
+def memory(x):
+    """What numpy.shares_memory should see of `x`: NumPy arrays as they are, a CPU tessera
+    array's zero-copy view, a device array's addresses (numpy.asarray would copy it)."""
+    if isinstance(x, tp.ndarray) and not host_shared(x.device):
+        return np.asarray(_Addresses(x))
+    return np.asarray(x)
+
+
 def shares(a, b):
-    return np.shares_memory(np.asarray(a), np.asarray(b))
+    """numpy.shares_memory for any mix of NumPy and tessera arrays, on every device."""
+    return np.shares_memory(memory(a), memory(b))
 
 
 class DLPackOnly:

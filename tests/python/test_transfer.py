@@ -18,6 +18,7 @@ from oracle import (
     assert_raises_like,
     assert_raises_type,
     make_pair,
+    host_shared,
     numpy_result,
     shares,
 )
@@ -67,6 +68,19 @@ def special_values(dtype):
     return out.ravel()
 
 
+def assert_host_copy(out, t, n):
+    """`out` (NumPy's view of `t` on a device that shares no memory with the host) is an
+    independent, writeable copy, laid out as numpy.array lays out a copy of `n`."""
+    __tracebackhide__ = True
+    assert out.strides == np.array(n).strides, f"strides {out.strides} != {np.array(n).strides}"
+    assert out.flags.writeable
+    if out.size:
+        assert not shares(out, t)
+        before = tp.asnumpy(t)
+        out[...] = sample(out.shape, out.dtype, seed=9)
+        assert_same(t, before)
+
+
 @pytest.mark.parametrize("how", ["asnumpy", "get"])
 @pytest.mark.parametrize("layout", LAYOUT_NAMES)
 def test_asnumpy_and_get_are_independent_copies(device, dtype, layout, how):
@@ -80,7 +94,7 @@ def test_asnumpy_and_get_are_independent_copies(device, dtype, layout, how):
     assert np.array_equal(out, expected, equal_nan=True)
     assert out.flags.writeable and out.flags.owndata
     if out.size:
-        assert not np.shares_memory(out, np.asarray(t))
+        assert not shares(out, t)
         out[...] = sample(out.shape, dtype, seed=9)
         assert_same(t, before)
 
@@ -124,8 +138,12 @@ def test_numpy_asarray_is_zero_copy(device, dtype, layout):
     view = np.asarray(t)
     assert type(view) is np.ndarray
     assert view.dtype == n.dtype and view.shape == n.shape
-    assert view.strides == t.strides
     assert np.array_equal(view, n, equal_nan=True)
+    if not host_shared(device):
+        # A host copy, laid out as NumPy lays out a copy of the same array.
+        assert_host_copy(view, t, n)
+        return
+    assert view.strides == t.strides
     assert view.flags.writeable == n.flags.writeable
     if view.flags.writeable and view.size:
         new = sample(n.shape, dtype, seed=1)
@@ -140,6 +158,9 @@ def test_numpy_asarray_of_read_only_array(device, dtype, layout):
     t.flags.writeable = False
     n.flags.writeable = False
     view = np.asarray(t)
+    if not host_shared(device):
+        assert_host_copy(view, t, n)
+        return
     assert view.flags.writeable == np.asarray(n).flags.writeable
     with pytest.raises(ValueError):
         view[...] = 0
@@ -150,6 +171,9 @@ def test_numpy_asarray_of_read_only_numpy_source(device, dtype):
     n = sample((3, 4), dtype)
     n.flags.writeable = False
     t = tp.asarray(n)
+    if not host_shared(device):  # a device copy, writeable as a NumPy copy is
+        assert t.flags.writeable and np.asarray(t).flags.writeable
+        return
     assert not t.flags.writeable
     assert np.asarray(t).flags.writeable == np.asarray(n).flags.writeable
 
@@ -167,17 +191,20 @@ def test_numpy_asarray_with_dtype(device, dtype, target):
     assert out.dtype == expected.dtype
     assert np.array_equal(out, expected, equal_nan=True)
     if target != dtype:
-        assert not np.shares_memory(out, np.asarray(t))
+        assert not shares(out, t)
 
 
 @pytest.mark.parametrize("copy_flag", [True, False, None])
 @pytest.mark.parametrize("layout", ["c2d", "negative", "0d"])
 def test_numpy_asarray_copy_keyword(device, dtype, layout, copy_flag):
     t, n = make_pair(layout, dtype)
+    if copy_flag is False and not host_shared(device):
+        assert_raises_type(ValueError, lambda: np.asarray(t, copy=False))
+        return
     out = np.asarray(t, copy=copy_flag)
     expected = np.asarray(n, copy=copy_flag)
     assert np.array_equal(out, expected, equal_nan=True)
-    assert shares(out, t) == np.shares_memory(expected, n)
+    assert shares(out, t) == (np.shares_memory(expected, n) and host_shared(device))
 
 
 def test_numpy_asarray_copy_false_with_cast_raises(device):
@@ -201,14 +228,44 @@ def test_numpy_array_copies(device, dtype, layout):
 
 # ---------------------------------------------------------------------------------- DLPack
 
+KDL_CUDA = 2  # DLPack's device type for CUDA memory
+
+
 def test_dlpack_device(device):
     t, n = make_pair("c2d", np.float32)
-    assert tuple(t.__dlpack_device__()) == tuple(n.__dlpack_device__())
+    if host_shared(device):
+        assert tuple(t.__dlpack_device__()) == tuple(n.__dlpack_device__())
+    else:
+        assert tuple(t.__dlpack_device__()) == (KDL_CUDA, device.id)
+
+
+def assert_device_copy(t, n):
+    """`t` (imported from the NumPy array `n` onto a device that shares no memory with the
+    host) is an independent, writeable copy, laid out as numpy.array lays out a copy."""
+    __tracebackhide__ = True
+    assert t.flags.writeable and t.flags.owndata
+    assert t.strides == np.array(n).strides, f"strides {t.strides} != {np.array(n).strides}"
+    if n.size:
+        assert not shares(t, n)
+        if n.flags.writeable:
+            before = n.copy()
+            n[...] = sample(n.shape, n.dtype, seed=1)
+            assert_same(t, before)
+
+
+def assert_numpy_cannot_import(t, **kwargs):
+    """NumPy imports host memory only: exporting a device array to it raises BufferError
+    (what NumPy itself raises for a DLPack capsule of device memory)."""
+    __tracebackhide__ = True
+    assert_raises_type(BufferError, lambda: np.from_dlpack(t, **kwargs))
 
 
 @pytest.mark.parametrize("layout", LAYOUT_NAMES)
 def test_numpy_from_dlpack_of_tessera(device, dtype, layout):
     t, n = make_pair(layout, dtype)
+    if not host_shared(device):
+        assert_numpy_cannot_import(t)
+        return
     out = np.from_dlpack(t)
     expected = np.from_dlpack(n)
     assert out.dtype == expected.dtype and out.shape == expected.shape
@@ -216,7 +273,7 @@ def test_numpy_from_dlpack_of_tessera(device, dtype, layout):
     assert out.flags.writeable == expected.flags.writeable
     if out.size:
         assert out.strides == t.strides
-        assert np.shares_memory(out, np.asarray(t))
+        assert shares(out, t)
     if out.flags.writeable and out.size:
         new = sample(n.shape, dtype, seed=1)
         out[...] = new
@@ -226,6 +283,9 @@ def test_numpy_from_dlpack_of_tessera(device, dtype, layout):
 @pytest.mark.parametrize("copy_flag", [True, False, None])
 def test_numpy_from_dlpack_copy_keyword(device, dtype, copy_flag):
     t, n = make_pair("negative", dtype)
+    if not host_shared(device):
+        assert_numpy_cannot_import(t, copy=copy_flag)
+        return
     out = np.from_dlpack(t, copy=copy_flag)
     expected = np.from_dlpack(n, copy=copy_flag)
     assert np.array_equal(out, expected, equal_nan=True)
@@ -241,6 +301,9 @@ def test_tessera_from_dlpack_of_numpy(device, dtype, layout, producer):
     expected = np.from_dlpack(n if producer == "numpy" else DLPackOnly(n))
     assert_same(t, expected)
     assert t.device == device
+    if not host_shared(device):
+        assert_device_copy(t, n)
+        return
     assert t.flags.writeable == expected.flags.writeable
     if n.size:
         assert t.strides == expected.strides
@@ -253,15 +316,23 @@ def test_tessera_from_dlpack_of_numpy(device, dtype, layout, producer):
 @pytest.mark.parametrize("copy_flag", [True, False, None])
 def test_tessera_from_dlpack_copy_keyword(device, dtype, copy_flag):
     _, n = make_pair("strided", dtype)
+    if copy_flag is False and not host_shared(device):
+        assert_raises_type(ValueError, lambda: tp.from_dlpack(n, copy=False))
+        return
     t = tp.from_dlpack(n, copy=copy_flag)
     expected = np.from_dlpack(n, copy=copy_flag)
     assert_same(t, expected)
-    assert shares(t, n) == np.shares_memory(expected, n)
+    assert shares(t, n) == (np.shares_memory(expected, n) and host_shared(device))
 
 
 @pytest.mark.parametrize("layout", ["c2d", "negative", "0d", "empty", "broadcast"])
 def test_dlpack_round_trips(device, dtype, layout):
     t, n = make_pair(layout, dtype)
+    if not host_shared(device):  # no way through NumPy; tessera's own copy has n's values
+        assert_numpy_cannot_import(t)
+        assert_numpy_cannot_import(tp.from_dlpack(n))
+        assert_same(tp.from_dlpack(n), n)
+        return
     back = tp.from_dlpack(np.from_dlpack(t))
     assert_same(back, n)
     if n.size:
@@ -290,6 +361,10 @@ def test_dlpack_of_read_only(device):
     if error is not None:
         with pytest.raises(type(error)):
             np.from_dlpack(t)
+        return
+    if not host_shared(device):
+        assert_numpy_cannot_import(t)
+        assert_device_copy(tp.from_dlpack(n), n)
         return
     out = np.from_dlpack(t)
     assert out.flags.writeable == expected.flags.writeable
