@@ -61,8 +61,10 @@ Dims leading_dims(const Array& a) { return Dims(a.shape().begin(), a.shape().end
 // the result stays pending and fuses with what uses it (a distance matrix's
 // x2[:, None] - 2 * x @ y.T + y2 is one pass writing the result once, not four). With so
 // few terms the product is bound by writing the output, so BLAS gains nothing over it.
-bool multiplies_as_dot(const Array& x, int64_t m, int64_t k, int64_t n, DType work) {
-  return x.device().is_cpu() && x.ndim() == 2 && k > 0 && k <= expr::kMaxDotTerms &&
+bool multiplies_as_dot(const Array& x, const Array& y, int64_t m, int64_t k, int64_t n,
+                       DType work) {
+  return x.device().is_cpu() && x.ndim() == 2 && y.ndim() == 2 && k > 0 &&
+         k <= expr::kMaxDotTerms &&
          (work == DType::Float32 || work == DType::Float64) && m * n >= lazy_min_elements() &&
          !fp_modes().acts_at_once();
 }
@@ -105,7 +107,7 @@ Array multiply_matrices(const Array& x, const Array& y, DType dtype) {
     out.fill(Scalar(int64_t{0}).cast(work));
     return out.astype(dtype);
   }
-  if (leading.empty() && y.ndim() == 2 && multiplies_as_dot(x, m, k, n, work)) {
+  if (multiplies_as_dot(x, y, m, k, n, work)) {
     const Array product = dot_product(x, y, work);
     return work == dtype ? product : product.astype(dtype);
   }

@@ -31,31 +31,24 @@ TS_HD void raise_float_sin_cos_underflow(T x) {
 
 }  // namespace detail
 
-struct Sin {
-  template <class T>
-  TS_HD T operator()(T x) const {
-    if constexpr (detail::is_half_v<T>) {
-      return detail::float_to_half((*this)(detail::half_to_float(x)));
-    } else {
-      detail::raise_float_sin_cos_underflow(x);
-      using std::sin;
-      return sin(x);
-    }
-  }
-};
+// TS_LIBM_UNARY with NumPy's float32 underflow flag raised first.
+#define TS_SIN_COS(Name, fn)                                             \
+  struct Name {                                                          \
+    template <class T>                                                   \
+    TS_HD T operator()(T x) const {                                      \
+      if constexpr (detail::is_half_v<T>) {                              \
+        return detail::float_to_half((*this)(detail::half_to_float(x))); \
+      } else {                                                           \
+        detail::raise_float_sin_cos_underflow(x);                        \
+        using std::fn;                                                   \
+        return fn(x);                                                    \
+      }                                                                  \
+    }                                                                    \
+  };
 
-struct Cos {
-  template <class T>
-  TS_HD T operator()(T x) const {
-    if constexpr (detail::is_half_v<T>) {
-      return detail::float_to_half((*this)(detail::half_to_float(x)));
-    } else {
-      detail::raise_float_sin_cos_underflow(x);
-      using std::cos;
-      return cos(x);
-    }
-  }
-};
+TS_SIN_COS(Sin, sin)
+TS_SIN_COS(Cos, cos)
+#undef TS_SIN_COS
 
 // TS_LIBM_UNARY (ops_exp_log.h): half forwards to float, every other type goes to the
 // std:: overload (libm or <complex>).

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tessera as tp
-from conftest import ALL_DTYPES, sample
+from conftest import ALL_DTYPES, assert_same, sample
 
 DTYPE_IDS = [np.dtype(d).name for d in ALL_DTYPES]
 
@@ -138,6 +138,20 @@ def memory(x):
 def shares(a, b):
     """numpy.shares_memory for any mix of NumPy and tessera arrays, on every device."""
     return np.shares_memory(memory(a), memory(b))
+
+
+def assert_device_copy(t, n):
+    """`t` (imported from the NumPy array `n` onto a device that shares no memory with the
+    host) is an independent, writeable copy, laid out as numpy.array lays out a copy."""
+    __tracebackhide__ = True
+    assert t.flags.writeable and t.flags.owndata
+    assert t.strides == np.array(n).strides, f"strides {t.strides} != {np.array(n).strides}"
+    if n.size:
+        assert not shares(t, n)
+        if n.flags.writeable:
+            before = n.copy()
+            n[...] = sample(n.shape, n.dtype, seed=1)
+            assert_same(t, before)
 
 
 class DLPackOnly:

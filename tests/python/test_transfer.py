@@ -15,10 +15,11 @@ from conftest import ALL_DTYPES, assert_same, sample
 from oracle import (
     DTYPE_IDS,
     DLPackOnly,
+    assert_device_copy,
     assert_raises_like,
     assert_raises_type,
-    make_pair,
     host_shared,
+    make_pair,
     numpy_result,
     shares,
 )
@@ -237,20 +238,6 @@ def test_dlpack_device(device):
         assert tuple(t.__dlpack_device__()) == tuple(n.__dlpack_device__())
     else:
         assert tuple(t.__dlpack_device__()) == (KDL_CUDA, device.id)
-
-
-def assert_device_copy(t, n):
-    """`t` (imported from the NumPy array `n` onto a device that shares no memory with the
-    host) is an independent, writeable copy, laid out as numpy.array lays out a copy."""
-    __tracebackhide__ = True
-    assert t.flags.writeable and t.flags.owndata
-    assert t.strides == np.array(n).strides, f"strides {t.strides} != {np.array(n).strides}"
-    if n.size:
-        assert not shares(t, n)
-        if n.flags.writeable:
-            before = n.copy()
-            n[...] = sample(n.shape, n.dtype, seed=1)
-            assert_same(t, before)
 
 
 def assert_numpy_cannot_import(t, **kwargs):

@@ -176,18 +176,12 @@ void add_offsets(const TreeWalk& walk, const std::vector<int>& axes, int64_t fla
   }
 }
 
-// The slots start 2112 bytes into a 4 KiB page. Arrays mostly start on a page, and a row
-// of a slot read or written in step with such an array at a 4 KiB offset just ahead of it
-// (64 bytes: the offset a 64-byte alignment gives) makes every load "4K-alias" the store
-// of a few iterations before and wait for it: a Dot step over a page-aligned operand ran at
-// half speed. Half a page away, the addresses that alias are hundreds of elements apart.
 std::byte* program_scratch(const Program& p) {
-  constexpr size_t kPage = 4096, kOffsetInPage = kPage / 2 + 64;
   thread_local std::vector<std::byte> memory;
   const size_t bytes = p.slot_dtypes.size() * kSlotBytes;
-  if (memory.size() < bytes + kPage + kOffsetInPage) memory.resize(bytes + kPage + kOffsetInPage);
+  if (memory.size() < bytes + 64) memory.resize(bytes + 64);
   auto addr = reinterpret_cast<uintptr_t>(memory.data());
-  return memory.data() + (kPage - addr % kPage) % kPage + kOffsetInPage;
+  return memory.data() + ((64 - addr % 64) % 64);
 }
 
 namespace {
