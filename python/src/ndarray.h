@@ -73,4 +73,9 @@ void bind_index_functions(nb::module_& m);
 // typed, arrays and lists as arrays on `device`; TypeError naming `api` otherwise.
 Operand to_operand_or_raise(nb::handle obj, Device device, std::string_view api);
 
+// A where= mask as NumPy converts it: an array must be boolean (the engine checks, raising
+// TypeError), anything else (lists, Python and NumPy scalars, None) is converted to bool
+// element by element, as numpy.asarray(obj, dtype=bool) does.
+Operand where_mask_operand(nb::handle obj, Device device, std::string_view api);
+
 }  // namespace tessera::py

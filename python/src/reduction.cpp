@@ -49,7 +49,7 @@ ReduceOptions to_options(const Array& a, nb::handle axis, nb::handle dtype, nb::
     o.initial = to_operand_or_raise(initial, a.device(), api);
   }
   if (where.is_valid() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) {
-    o.where = to_operand_or_raise(where, a.device(), api);
+    o.where = where_mask_operand(where, a.device(), api);
   }
   return o;
 }

@@ -224,7 +224,7 @@ nb::object call_ufunc(const UfuncObject& self, nb::args args, nb::kwargs kwargs)
     any_out = true;
   }
   if (where.is_valid() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) {
-    opts.where = require_operand(where, device, name);
+    opts.where = where_mask_operand(where, device, name);
   }
   std::vector<Array> results = run(self.op, inputs, opts);
   auto result = [&](int j) -> nb::object {
@@ -351,6 +351,12 @@ void bind_operators(nb::class_<NdArray>& cls) {
 
 Operand to_operand_or_raise(nb::handle obj, Device device, std::string_view api) {
   return require_operand(obj, device, api);
+}
+
+Operand where_mask_operand(nb::handle obj, Device device, std::string_view api) {
+  if (is_ndarray(obj) || is_numpy_array(obj)) return require_operand(obj, device, api);
+  nb::object mask = numpy().attr("asarray")(obj, nb::arg("dtype") = to_numpy_dtype(DType::Bool));
+  return require_operand(mask, device, api);
 }
 
 void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class) {

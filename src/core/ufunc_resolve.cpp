@@ -46,6 +46,13 @@ int range_position(const Operand& o, DType t) {
   return i >= 0 && static_cast<uint64_t>(i) > lim.second ? 1 : 0;
 }
 
+long double python_int_value(const Operand& o) {
+  const Scalar& v = o.value();
+  if (o.is_huge_int()) return v.to_double();
+  return v.dtype() == DType::UInt64 ? static_cast<long double>(v.get<uint64_t>())
+                                    : static_cast<long double>(v.get<int64_t>());
+}
+
 std::string python_int_text(const Operand& o) {
   const Scalar& v = o.value();
   if (o.is_huge_int()) return std::to_string(v.to_double());
@@ -95,17 +102,21 @@ int resolve_loop(Ufunc op, std::span<const Operand> inputs, const UfuncOptions& 
   const UfuncInfo& info = ufunc_info(op);
   const std::optional<DType> strong = strong_dtype(inputs);
   DType dtypes[3] = {};
+  bool beyond_int64[3] = {};
   bool all_bool = true, all_int = true;
   for (int k = 0; k < info.nin; ++k) {
     const Operand& in = inputs[k];
     if (in.kind() == Operand::Kind::WeakInt && (!strong || *strong == DType::Bool)) {
       // A Python int that becomes an array of its own: int64, or uint64 above int64's
-      // range; beyond that NumPy cannot convert it.
-      // (A lone Python int may be uint64; next to others NumPy makes them all int64.)
-      if (in.is_huge_int() || (in.value().dtype() == DType::UInt64 && (strong || info.nin > 1))) {
+      // range when it is alone; beyond that NumPy cannot convert it.
+      if (info.nin == 1 && in.is_huge_int()) {
         throw OverflowError(ufunc_prefix(op) + "Python int too large to convert to C long");
       }
-      dtypes[k] = in.value().dtype();
+      // Next to others NumPy picks the loop as if every Python int were int64; one that is
+      // not reaches a float loop as a float, and an integer loop not at all (checked below).
+      beyond_int64[k] = in.is_huge_int() || (in.value().dtype() == DType::UInt64 &&
+                                             (strong || info.nin > 1));
+      dtypes[k] = beyond_int64[k] ? DType::Int64 : in.value().dtype();
     } else {
       dtypes[k] = in.is_weak() ? weak_scalar_dtype(in.kind(), strong) : in.dtype();
     }
@@ -142,7 +153,14 @@ int resolve_loop(Ufunc op, std::span<const Operand> inputs, const UfuncOptions& 
   const bool logical = op == Ufunc::LogicalAnd || op == Ufunc::LogicalOr || op == Ufunc::LogicalXor;
   if (logical && !options.dtype) {
     bool any_weak = false;
-    for (int k = 0; k < info.nin; ++k) any_weak |= inputs[k].is_weak();
+    for (int k = 0; k < info.nin; ++k) {
+      any_weak |= inputs[k].is_weak();
+      // NumPy converts the Python int itself, as int64, whatever the other operand is.
+      if (inputs[k].kind() == Operand::Kind::WeakInt &&
+          (inputs[k].is_huge_int() || inputs[k].value().dtype() == DType::UInt64)) {
+        throw OverflowError(ufunc_prefix(op) + "Python int too large to convert to C long");
+      }
+    }
     if (any_weak) return 0;
   }
   // True division of integers computes in float64, whatever their size.
@@ -192,7 +210,16 @@ int resolve_loop(Ufunc op, std::span<const Operand> inputs, const UfuncOptions& 
   if (chosen < 0) no_loop(op);
 
   // A Python int must fit the integer dtype it becomes (comparisons excepted, see below),
-  // and a float one.
+  // and a float one. Comparing two Python ints compares their values (NumPy's comparison
+  // loops take Python ints of any size); next to an array, one beyond int64 cannot convert.
+  bool all_weak_ints = true;
+  for (int k = 0; k < info.nin; ++k) all_weak_ints &= inputs[k].kind() == Operand::Kind::WeakInt;
+  for (int k = 0; k < info.nin; ++k) {
+    if (beyond_int64[k] && is_integer(info.loops[chosen].in[k]) &&
+        !(is_comparison(op) && all_weak_ints)) {
+      throw OverflowError(ufunc_prefix(op) + "Python int too large to convert to C long");
+    }
+  }
   for (int k = 0; k < info.nin; ++k) {
     const DType t = info.loops[chosen].in[k];
     if (inputs[k].is_huge_int() && !is_integer(t) && !std::isfinite(inputs[k].value().to_double())) {
@@ -216,6 +243,22 @@ std::optional<bool> out_of_range_comparison(Ufunc op, std::span<const Operand> i
                                             int loop) {
   if (!is_comparison(op)) return std::nullopt;
   const LoopSignature& sig = ufunc_info(op).loops[loop];
+  if (inputs[0].kind() == Operand::Kind::WeakInt && inputs[1].kind() == Operand::Kind::WeakInt &&
+      (range_position(inputs[0], sig.in[0]) != 0 || range_position(inputs[1], sig.in[1]) != 0)) {
+    // Two Python ints, one beyond the loop's range: compare the values themselves. long
+    // double holds every int64 and uint64 exactly; an int beyond both is held as the
+    // nearest double, so two such ints closer than a double's spacing compare equal.
+    const long double x = python_int_value(inputs[0]), y = python_int_value(inputs[1]);
+    switch (op) {
+      case Ufunc::Equal: return x == y;
+      case Ufunc::NotEqual: return x != y;
+      case Ufunc::Less: return x < y;
+      case Ufunc::LessEqual: return x <= y;
+      case Ufunc::Greater: return x > y;
+      case Ufunc::GreaterEqual: return x >= y;
+      default: break;
+    }
+  }
   for (int k = 0; k < 2; ++k) {
     if (inputs[k].kind() != Operand::Kind::WeakInt || !is_integer(sig.in[k])) continue;
     const int pos = range_position(inputs[k], sig.in[k]);

@@ -75,12 +75,6 @@ def assert_same(t, n, *, strides=False):
 
 # Known differences from NumPy, each named with its reason. strict=True: when tessera is
 # fixed, the test passes, the xfail fails, and the entry must be removed.
-_TWO_BIG_INTS = ("two Python ints, one of them >= 2**63, into ops whose loop NumPy picks from "
-                 "the values (divide, arctan2, less): NumPy computes, tessera raises OverflowError")
-_BOOL_DIV_BIG = ("bool array /= 2**63: NumPy reports the output cast (TypeError) before it "
-                 "converts the Python int; tessera converts first (OverflowError)")
-_WHERE_LISTS = ("where= as a non-boolean list or Python number: NumPy converts it, tessera "
-                "requires a boolean mask (TypeError)")
 _F_STRIDES_ON_CUDA = ("order='F' arrays made from Python sequences on a CUDA device: a "
                       "length-1 axis keeps a C stride (NumPy gives it the Fortran one; no "
                       "element is placed differently)")
@@ -88,11 +82,6 @@ KNOWN_DIFFERENCES = {
     "test_order_from_sequences[cuda-[[[1, 2]], [[3, 4]]]-F]": _F_STRIDES_ON_CUDA,
     "test_contiguous_conversions_from_sequences[cuda-asfortranarray-[[1.5, 2.5, 3.5]]]":
         _F_STRIDES_ON_CUDA,
-    "test_scalar_operands[cpu-int(9223372036854775808)]": _TWO_BIG_INTS,
-    "test_scalar_only[cpu-arctan2]": _TWO_BIG_INTS,
-    "test_scalar_only[cpu-less]": _TWO_BIG_INTS,
-    "test_inplace_scalars[cpu-/=]": _BOOL_DIV_BIG,
-    "test_ufunc_api.py::test_where_errors[cpu]": _WHERE_LISTS,
 }
 
 

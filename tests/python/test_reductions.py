@@ -493,6 +493,12 @@ WHERE_CASES = [
     (data((3, 4), np.complex128), "var", {"where": ROW_MASK}),
     (data((3, 4), np.float64), "sum", {"where": [True, False, True, True]}),
     (data((3, 4), np.float64), "sum", {"where": np.ones(4, np.int64)}),
+    # anything but an array converts to bool element by element, as NumPy converts it
+    (data((3, 4), np.float64), "sum", {"axis": 1, "where": [2, 0, 1, 0]}),
+    (data((3, 4), np.float64), "max", {"axis": 0, "where": [[0.5], [0.0], [1.0]], "initial": 0}),
+    (data((3, 4), np.int32), "sum", {"where": 1}),
+    (data((3, 4), np.float64), "mean", {"where": np.float64(0.0)}),
+    (data((3, 4), np.float64), "sum", {"where": None}),
     (data((3, 4), np.float64), "sum", {"where": np.ones(5, np.bool_)}),
     (data((3, 4), np.float64), "mean", {"where": np.ones((2, 4), np.bool_)}),
     (data((3, 4), np.float64), "maximum", {"axis": 0, "where": FULL_MASK, "initial": 0}),

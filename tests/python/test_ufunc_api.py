@@ -281,7 +281,7 @@ def test_out_layouts(device, layout):
         else:
             wrap = (lambda o: (o,)) if isinstance(kwargs["out"], tuple) else (lambda o: o)
             got, expected = tp.sin(t, out=wrap(tout)), np.sin(n, out=wrap(nout))
-        assert got is tout
+        assert got is tout and expected is nout
         assert_close(tout, nout)
         assert_close(tbase, nbase)
 
@@ -487,6 +487,9 @@ def test_where_errors(device):
         lambda m, x, o: m.add(x, 1, out=o, where=1),
         lambda m, x, o: m.add(x, 1, out=o, where=0.0),
         lambda m, x, o: m.add(x, 1, out=o, where=None),
+        lambda m, x, o: m.add(x, 1, out=o, where=np.float64(2.0)),
+        lambda m, x, o: m.add(x, 1, out=o, where=[[None], [1], [0.0]]),
+        lambda m, x, o: m.add(x, 1, out=o, where=np.array(1.0)),  # an array: must be boolean
     ]
     for call in cases:  # with out=, so that every position is defined
         same_outcome(lambda: call(np, na, np.zeros((3, 4))),
@@ -646,6 +649,38 @@ def test_scalar_only(device, name):
     got = tp.sin(1.0)
     assert isinstance(got, tp.ndarray) and got.ndim == 0
     assert_close(got, np.sin(1.0))
+
+
+BEYOND_INT64 = [2**63, 2**64 - 1, 2**64, -2**63 - 1, 2**70, -2**70]
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "maximum", "floor_divide", "power",
+                                  "divide", "arctan2", "hypot", "logaddexp", "copysign",
+                                  "nextafter", "ldexp", "less", "less_equal", "equal",
+                                  "not_equal", "greater", "greater_equal", "logical_and",
+                                  "logical_xor"])
+def test_two_python_ints_beyond_int64(device, name):
+    """Two Python ints, one beyond int64: NumPy picks the loop as for two int64s, so a
+    float loop takes the int as a float, a comparison compares the values, an integer loop
+    raises OverflowError."""
+    nf, f = getattr(np, name), getattr(tp, name)
+    for big in BEYOND_INT64:
+        for x, y in ((big, 1), (1, big), (big, -big), (big, big), (big, 2**63), (-1, big)):
+            got = same_outcome(lambda: nf(x, y), lambda: f(x, y), name)
+            if got is not None:
+                assert got.ndim == 0 and got.device == device
+
+
+@pytest.mark.parametrize("name", ["logical_and", "logical_or", "less", "add", "arctan2",
+                                  "divide"])
+def test_python_int_beyond_int64_next_to_arrays(device, name):
+    """One Python int beyond int64 next to an array of each kind."""
+    nf, f = getattr(np, name), getattr(tp, name)
+    for dtype in (np.bool_, np.int8, np.uint64, np.float32):
+        a, na = both(sample((4,), dtype))
+        for big in BEYOND_INT64:
+            same_outcome(lambda: nf(na, big), lambda: f(a, big), name)
+            same_outcome(lambda: nf(big, na), lambda: f(big, a), name)
 
 
 def test_zero_d_arrays_are_strong(device):
