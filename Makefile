@@ -21,7 +21,7 @@ BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(DE
 # `cuda` parameter of the suite's files that pass on it so far (their `cpu` parameter ran
 # in the first run).
 SIM_ENV := TESSERA_CUDA_SIM=1 TESSERA_CUDA_SIM_DEVICES=2 TESSERA_CACHE_DIR=$(CURDIR)/build/kernel-cache
-SIM_TESTS := test_cuda_runtime.py test_cuda_kernels.py test_transfer.py test_creation.py
+SIM_TESTS := test_cuda_runtime.py test_cuda_kernels.py test_cuda_faults.py test_transfer.py test_creation.py
 
 test: build
 	$(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider

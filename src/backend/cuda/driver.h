@@ -127,6 +127,10 @@ struct DriverApi {
   // Not in the driver: what went wrong in the last failed call of this thread, beyond the
   // error code (the simulator's kernel errors name block and thread); null for none.
   const char* (*last_error_detail)();
+  // Not in the driver: every allocation must be handed out exactly as asked and on its
+  // own (no pooling, no rounding), because the driver checks accesses against its bounds
+  // (the simulator with TESSERA_CUDA_SIM_CHECK=1).
+  bool exact_allocations;
 };
 
 // The real driver: libcuda.so.1 loaded and initialized, or null (no driver, no device).

@@ -51,6 +51,7 @@ class DriverMemory final : public DeviceMemory {
   void destroy_event(uintptr_t event) override {
     driver()->cuEventDestroy(reinterpret_cast<CUevent>(event));
   }
+  bool exact_allocations() override { return driver()->exact_allocations; }
 
  private:
   int device_;

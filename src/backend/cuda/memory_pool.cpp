@@ -59,7 +59,7 @@ std::string format_bytes(size_t bytes) {
 }
 
 MemoryPool::MemoryPool(DeviceMemory& device, int device_index)
-    : device_(device), device_index_(device_index) {
+    : device_(device), device_index_(device_index), exact_(device.exact_allocations()) {
   const char* env = std::getenv("TESSERA_GPU_MEMORY_LIMIT");
   if (env && *env) limit_ = parse_limit(env, device_.device_total_bytes());
 }
@@ -86,19 +86,20 @@ void* MemoryPool::allocate(size_t bytes, uintptr_t stream) {
     std::lock_guard lock(mutex_);
     ++allocations_;
     if (bytes > kMaxRequest) throw DeviceOutOfMemoryError(out_of_memory_message_locked(bytes));
-    if (void* ptr = try_allocate_locked(round_size(bytes), stream)) return ptr;
+    if (void* ptr = try_allocate_locked(request_size(bytes), stream)) return ptr;
     hook = gc_hook_;
   }
   if (hook) {
     hook();  // frees arrays, which calls deallocate: the lock must not be held
     std::lock_guard lock(mutex_);
-    if (void* ptr = try_allocate_locked(round_size(bytes), stream)) return ptr;
+    if (void* ptr = try_allocate_locked(request_size(bytes), stream)) return ptr;
   }
   std::lock_guard lock(mutex_);
   throw DeviceOutOfMemoryError(out_of_memory_message_locked(bytes));
 }
 
 void* MemoryPool::try_allocate_locked(size_t size, uintptr_t stream) {
+  if (exact_) return allocate_exact_locked(size, stream);
   Block* block = find_cached_locked(size, stream);
   // Events completed since their blocks were freed may let neighbours merge into a fit.
   if (!block && clear_done_events_locked(free_set(size < kSmallSize))) {
@@ -112,6 +113,20 @@ void* MemoryPool::try_allocate_locked(size_t size, uintptr_t stream) {
   block = new_segment_locked(size);
   if (!block && release_cached_locked()) block = new_segment_locked(size);
   return block ? hand_out_locked(block, size, stream) : nullptr;
+}
+
+void* MemoryPool::allocate_exact_locked(size_t size, uintptr_t stream) {
+  if (limit_ && total_ + size > limit_) return nullptr;
+  void* ptr = device_.raw_allocate(size);
+  if (!ptr) return nullptr;
+  total_ += size;
+  auto* block = new Block{.ptr = static_cast<std::byte*>(ptr), .size = size};
+  block->allocated = true;
+  block->stream = stream;
+  live_.emplace(block->ptr, block);
+  used_ += size;
+  peak_used_ = std::max(peak_used_, used_);
+  return ptr;
 }
 
 MemoryPool::Block* MemoryPool::find_cached_locked(size_t size, uintptr_t stream) {
@@ -179,7 +194,7 @@ void* MemoryPool::hand_out_locked(Block* block, size_t size, uintptr_t stream) {
 
 void MemoryPool::deallocate(void* ptr) {
   if (!ptr) return;
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   auto it = live_.find(ptr);
   if (it == live_.end()) {
     char text[32];
@@ -188,6 +203,17 @@ void MemoryPool::deallocate(void* ptr) {
                      std::to_string(device_index_) + " did not allocate");
   }
   Block* block = it->second;
+  if (exact_) {
+    live_.erase(it);
+    used_ -= block->size;
+    total_ -= block->size;
+    // The driver's free waits for the device; it runs outside the lock, so that work
+    // finishing meanwhile may free its own blocks.
+    std::unique_ptr<Block> owned(block);
+    lock.unlock();
+    device_.raw_free(owned->ptr);
+    return;
+  }
   // Recorded under the lock, so that events of one stream are numbered in stream order.
   uintptr_t event = device_.record_event(block->stream);
   live_.erase(it);

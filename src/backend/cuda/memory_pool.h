@@ -13,8 +13,9 @@
 // stream only once an event recorded on that stream at free time has completed.
 //
 // A zero-byte request is served as a 512-byte block: a valid, unique pointer that is freed
-// like any other.
+// like any other. (With a DeviceMemory that wants exact allocations, see there.)
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -43,6 +44,10 @@ class DeviceMemory {
   virtual bool event_done(uintptr_t event) = 0;
   virtual void synchronize_event(uintptr_t event) = 0;
   virtual void destroy_event(uintptr_t event) = 0;
+  // Whether each block must be its own raw allocation of exactly the size asked, freed at
+  // once (a driver that checks accesses against allocation bounds): the pool then caches
+  // nothing, and keeps only its accounting, limit and out-of-memory handling.
+  virtual bool exact_allocations() { return false; }
 };
 
 // "1.50 GiB", "512.00 MiB", "100 B": sizes in error messages.
@@ -117,8 +122,14 @@ class MemoryPool {
   bool release_cached_locked();
   std::string out_of_memory_message_locked(size_t bytes) const;
 
+  size_t request_size(size_t bytes) const {
+    return exact_ ? std::max<size_t>(bytes, 1) : round_size(bytes);
+  }
+  void* allocate_exact_locked(size_t size, uintptr_t stream);
+
   DeviceMemory& device_;
   int device_index_;
+  bool exact_;
   mutable std::mutex mutex_;
   FreeSet small_free_;
   FreeSet large_free_;

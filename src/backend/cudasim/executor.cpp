@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include "backend/cudasim/fault_trap.h"
+
 namespace tessera::cudasim {
 namespace {
 
@@ -52,10 +54,11 @@ struct Launch {
       : kernel(k), shape(s), params(p), blocks(b) {}
 
   // The first error ends the launch; the others are consequences.
-  void fail(std::string message) {
+  void fail(std::string message, bool fault = false) {
     std::lock_guard lock(error_mutex);
     if (failed.load(std::memory_order_relaxed)) return;
     error = std::move(message);
+    illegal_address = fault;
     failed.store(true);
   }
 
@@ -67,6 +70,7 @@ struct Launch {
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
   std::string error;
+  bool illegal_address = false;
   int workers = 0;  // pool threads running its blocks (under the pool's mutex)
 };
 
@@ -147,7 +151,7 @@ class BlockRunner {
   int warp_exchange(unsigned mask, uint64_t value, uint64_t* gathered);
   unsigned active_mask();
   void* dynamic_shared() const { return current_->place.dynamic_shared; }
-  [[noreturn]] void fail(const char* message);
+  [[noreturn]] void fail(const char* message, bool illegal_address = false);
 
  private:
   static void fiber_main(fc::transfer_t from);
@@ -185,9 +189,13 @@ class BlockRunner {
 // functions reach it without the guard of a thread_local object).
 BlockRunner& runner() {
   thread_local BlockRunner r;
+  ensure_fault_stack();
   return r;
 }
 thread_local BlockRunner* active_runner = nullptr;
+// The stack top of the fiber this OS thread is running kernel code on, null outside kernel
+// code; read by the fault trap's signal handler, hence static TLS (no lazy allocation).
+thread_local void* kernel_stack_top __attribute__((tls_model("initial-exec"))) = nullptr;
 
 void BlockRunner::setup(Launch& launch, uint64_t block) {
   active_runner = this;
@@ -266,7 +274,9 @@ void BlockRunner::start(SimThread& t) {
 void BlockRunner::switch_to(SimThread& t) {
   t.state = State::kRunning;
   current_ = &t;
+  kernel_stack_top = t.stack;
   const fc::transfer_t back = fc::jump_fcontext(t.context, &t);
+  kernel_stack_top = nullptr;
   if (back.data) {
     stacks_.release(back.data);
   } else {
@@ -396,10 +406,11 @@ void BlockRunner::settle_active_masks() {
   }
 }
 
-void BlockRunner::fail(const char* message) {
+void BlockRunner::fail(const char* message, bool illegal_address) {
   launch_->fail("[cuda sim] kernel " + std::string(launch_->kernel.name) + ", block " +
-                dim_text(block_idx_) + ", thread " + dim_text(current_->place.thread_idx) + ": " +
-                message);
+                    dim_text(block_idx_) + ", thread " + dim_text(current_->place.thread_idx) +
+                    ": " + message,
+                illegal_address);
   suspend(State::kFailed);
   std::abort();  // a failed thread is never resumed
 }
@@ -604,9 +615,25 @@ void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const*
                                 ": invalid launch of grid " + dim_text(shape.grid) + ", block " +
                                 dim_text(shape.block));
   }
+  keep_fault_trap_in_front();
   Launch launch(kernel, shape, params, blocks);
   pool().run(launch);
-  if (launch.failed.load()) throw KernelError(launch.error);
+  if (launch.failed.load()) throw KernelError(launch.error, launch.illegal_address);
+}
+
+void* running_kernel_stack_top() { return kernel_stack_top; }
+
+bool in_running_stack_guard(uintptr_t address) {
+  const uintptr_t top = reinterpret_cast<uintptr_t>(kernel_stack_top);
+  if (!top) return false;
+  // The stack's lowest byte is kStackBytes below its uncoloured top (StackPool::grow).
+  const uintptr_t guard_end = top + kStackColors * 64 - kStackBytes;
+  const uintptr_t guard_size = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  return address < guard_end && address + guard_size >= guard_end - kStackColors * 64;
+}
+
+void fail_running_thread_illegal_address(const std::string& message) {
+  active_runner->fail(message.c_str(), /*illegal_address=*/true);
 }
 
 }  // namespace tessera::cudasim

@@ -5,6 +5,7 @@
 // runs each thread to completion, one after the other, at the cost of a function call.
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -17,7 +18,13 @@ namespace tessera::cudasim {
 // access in debug mode. The message names the block and thread ids.
 class KernelError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit KernelError(const std::string& message, bool illegal_address = false)
+      : std::runtime_error(message), illegal_address_(illegal_address) {}
+  // A memory fault (CUDA_ERROR_ILLEGAL_ADDRESS), rather than any other failure.
+  bool illegal_address() const { return illegal_address_; }
+
+ private:
+  bool illegal_address_;
 };
 
 struct LaunchShape {
@@ -35,5 +42,15 @@ const TsimRuntime* runtime_table();
 // concurrently (one per simulated stream); each uses the shared worker pool, and the
 // calling thread runs blocks too.
 void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const* params);
+
+// The fault trap's view (fault_trap.h): the top of the fiber stack the calling OS thread
+// runs kernel code on, or null when it is not running kernel code. Safe in a signal handler.
+void* running_kernel_stack_top();
+// Whether `address` lies in the guard page below the stack of the running fiber: the CUDA
+// thread's stack overflowed.
+bool in_running_stack_guard(uintptr_t address);
+// Ends the calling CUDA thread, and its launch, with a memory-fault error; called on the
+// faulting thread's fiber.
+[[noreturn]] void fail_running_thread_illegal_address(const std::string& message);
 
 }  // namespace tessera::cudasim

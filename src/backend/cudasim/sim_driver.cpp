@@ -27,6 +27,8 @@
 
 #include "backend/cuda/driver.h"
 #include "backend/cudasim/executor.h"
+#include "backend/cudasim/fault_trap.h"
+#include "backend/cudasim/sim_memory.h"
 #include "jit/host_compiler.h"
 #include "jit/kernel_cache.h"
 
@@ -70,6 +72,7 @@ struct SimStream {
   uint64_t enqueued = 0, completed = 0;
   bool stopping = false;
   std::string error;  // the first kernel error since the last synchronization
+  CUresult error_code = CUDA_SUCCESS;
   std::thread worker;
 
   void serve() {
@@ -85,13 +88,20 @@ struct SimStream {
       });
       lock.unlock();
       std::string failure;
+      CUresult code = CUDA_ERROR_LAUNCH_FAILED;
       try {
         task.run();
+      } catch (const cudasim::KernelError& e) {
+        failure = e.what();
+        if (e.illegal_address()) code = CUDA_ERROR_ILLEGAL_ADDRESS;
       } catch (const std::exception& e) {
         failure = e.what();
       }
       lock.lock();
-      if (!failure.empty() && error.empty()) error = std::move(failure);
+      if (!failure.empty() && error.empty()) {
+        error = std::move(failure);
+        error_code = code;
+      }
       ++completed;
       queues_changed.notify_all();
     }
@@ -113,7 +123,7 @@ struct SimModule {
 struct SimDevice {
   size_t capacity = 0;
   size_t used = 0;
-  std::map<uintptr_t, size_t> allocations;  // start -> bytes
+  std::map<uintptr_t, size_t> allocations;  // start -> bytes counted (sim_memory.h)
   std::shared_ptr<SimStream> default_stream;
   std::vector<std::weak_ptr<SimStream>> streams;
 };
@@ -131,6 +141,12 @@ struct Simulator {
       d.capacity = env_size("TESSERA_CUDA_SIM_MEMORY", size_t{4} << 30);
       d.default_stream = start_stream(static_cast<int>(&d - devices.data()), true, true);
     }
+    cudasim::install_fault_trap([this](uintptr_t address) {
+      std::lock_guard lock(mutex);
+      std::map<uintptr_t, size_t> live = pinned;
+      for (const SimDevice& d : devices) live.insert(d.allocations.begin(), d.allocations.end());
+      return cudasim::describe_device_address(live, address);
+    });
   }
   ~Simulator() {
     for (SimDevice& d : devices) stop(*d.default_stream);
@@ -213,7 +229,7 @@ CUresult drain(SimStream& stream) {
   if (stream.error.empty()) return CUDA_SUCCESS;
   std::string message = std::move(stream.error);
   stream.error.clear();
-  return fail(CUDA_ERROR_LAUNCH_FAILED, std::move(message));
+  return fail(stream.error_code, std::move(message));
 }
 
 // Whether [ptr, ptr + bytes) lies inside one device allocation or pinned block.
@@ -272,6 +288,8 @@ constexpr ErrorText kErrors[] = {
     {CUDA_ERROR_NOT_READY, "CUDA_ERROR_NOT_READY", "device not ready"},
     {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
      "too many resources requested for launch"},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
+     "an illegal memory access was encountered"},
     {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
 };
 
@@ -374,17 +392,21 @@ CUresult mem_info(size_t* free, size_t* total) {
 CUresult mem_alloc(CUdeviceptr* ptr, size_t bytes) {
   if (current_device < 0) return fail(CUDA_ERROR_INVALID_CONTEXT, "no current context");
   if (bytes == 0) return fail(CUDA_ERROR_INVALID_VALUE, "cuMemAlloc of 0 bytes");
-  const size_t rounded = (bytes + 255) / 256 * 256;
   Simulator& s = sim();
   std::lock_guard lock(s.mutex);
   SimDevice& d = s.devices[current_device];
-  if (rounded > d.capacity - d.used) {
+  if (bytes > d.capacity - d.used) {
     return fail(CUDA_ERROR_OUT_OF_MEMORY, "simulated device memory exhausted");
   }
-  void* memory = std::aligned_alloc(256, rounded);
+  size_t counted = 0;
+  void* memory = cudasim::allocate_device_memory(bytes, &counted);
   if (!memory) return fail(CUDA_ERROR_OUT_OF_MEMORY, "host memory exhausted");
-  d.used += rounded;
-  d.allocations.emplace(reinterpret_cast<uintptr_t>(memory), rounded);
+  if (counted > d.capacity - d.used) {
+    cudasim::free_device_memory(memory, counted);
+    return fail(CUDA_ERROR_OUT_OF_MEMORY, "simulated device memory exhausted");
+  }
+  d.used += counted;
+  d.allocations.emplace(reinterpret_cast<uintptr_t>(memory), counted);
   *ptr = reinterpret_cast<CUdeviceptr>(memory);
   return CUDA_SUCCESS;
 }
@@ -405,9 +427,10 @@ CUresult mem_free(CUdeviceptr ptr) {
   current_device = saved;
   std::lock_guard lock(s.mutex);
   SimDevice& d = s.devices[owner];
-  d.used -= d.allocations[ptr];
+  const size_t counted = d.allocations[ptr];
+  d.used -= counted;
   d.allocations.erase(ptr);
-  std::free(reinterpret_cast<void*>(ptr));
+  cudasim::free_device_memory(reinterpret_cast<void*>(ptr), counted);
   return CUDA_SUCCESS;
 }
 CUresult host_alloc(void** ptr, size_t bytes, unsigned) {
@@ -589,11 +612,15 @@ CUresult event_destroy(CUevent handle) {
 // prelude and the kernel descriptors, compiled here once and cached on disk.
 CUresult module_load(CUmodule* handle, const void* image) {
   const std::string source(static_cast<const char*>(image));
+  // Frames larger than a page probe each page as they grow, so a thread whose stack
+  // overflows faults in its guard page (reported by the fault trap) rather than writing
+  // past it into whatever lies below.
+  const std::vector<std::string> options = {"-fstack-clash-protection"};
   std::filesystem::path library_path;
   try {
-    const jit::CacheKey key{"sim-so", {source, jit::host_compiler_identity()}};
+    const jit::CacheKey key{"sim-so", {source, jit::host_compiler_identity(), options[0]}};
     library_path = jit::cached_file(key, ".so", [&](const std::filesystem::path& out) {
-      jit::compile_shared_object(source, {}, out);
+      jit::compile_shared_object(source, options, out);
     });
   } catch (const std::exception& e) {
     return fail(CUDA_ERROR_INVALID_IMAGE, e.what());
@@ -694,7 +721,8 @@ const DriverApi* simulated_driver() {
       host_device_pointer, copy_htod, copy_dtoh, copy_dtod, copy_peer, memset_d8,
       stream_create, stream_destroy, stream_synchronize, stream_query, stream_wait_event,
       event_create, event_record, event_query, event_synchronize, event_elapsed, event_destroy,
-      module_load, module_function, module_unload, launch, last_detail};
+      module_load, module_function, module_unload, launch, last_detail,
+      cudasim::checking_bounds()};
   return &api;
 }
 
