@@ -356,6 +356,10 @@ Operand to_operand_or_raise(nb::handle obj, Device device, std::string_view api)
 Operand where_mask_operand(nb::handle obj, Device device, std::string_view api) {
   if (is_ndarray(obj) || is_numpy_array(obj)) return require_operand(obj, device, api);
   nb::object mask = numpy().attr("asarray")(obj, nb::arg("dtype") = to_numpy_dtype(DType::Bool));
+  // A scalar's truth is a scalar operand, usable on any device; a list is host data.
+  if (nb::cast<int>(mask.attr("ndim")) == 0) {
+    return Operand::scalar(Scalar(PyObject_IsTrue(mask.ptr()) == 1));
+  }
   return require_operand(mask, device, api);
 }
 

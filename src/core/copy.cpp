@@ -42,6 +42,13 @@ Array transfer(const Array& src, Device to) {
   backend_for(src.device()).download(in_memory_order, staging.get());
   Array out = Array::empty(in_memory_order.shape(), src.dtype(), to);
   backend_for(to).upload(staging.get(), out);
+  // A C- or Fortran-ordered source keeps its strides exactly: on a length-1 axis the view
+  // below would have a C stride where NumPy's order='F' arrays have the Fortran one.
+  for (Order order : {Order::C, Order::F}) {
+    if (src.strides() == contiguous_strides(src.shape(), src.itemsize(), order)) {
+      return Array(out.buffer(), src.dtype(), src.shape(), src.strides(), 0);
+    }
+  }
   std::vector<int> back(axes.size());
   for (size_t i = 0; i < axes.size(); ++i) back[axes[i]] = static_cast<int>(i);
   return out.transpose(back);
