@@ -75,13 +75,7 @@ def assert_same(t, n, *, strides=False):
 
 # Known differences from NumPy, each named with its reason. strict=True: when tessera is
 # fixed, the test passes, the xfail fails, and the entry must be removed.
-_F_STRIDES_ON_CUDA = ("order='F' arrays made from Python sequences on a CUDA device: a "
-                      "length-1 axis keeps a C stride (NumPy gives it the Fortran one; no "
-                      "element is placed differently)")
 KNOWN_DIFFERENCES = {
-    "test_order_from_sequences[cuda-[[[1, 2]], [[3, 4]]]-F]": _F_STRIDES_ON_CUDA,
-    "test_contiguous_conversions_from_sequences[cuda-asfortranarray-[[1.5, 2.5, 3.5]]]":
-        _F_STRIDES_ON_CUDA,
 }
 
 
