@@ -1,26 +1,21 @@
 #include "backend/cudasim/executor.h"
 
-#include <pthread.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <boost/context/detail/fcontext.hpp>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <deque>
 #include <functional>
 #include <mutex>
 #include <new>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "backend/cudasim/fault_trap.h"
+#include "backend/cudasim/fiber_stacks.h"
+#include "backend/cudasim/worker_pool.h"
 
 namespace tessera::cudasim {
 namespace {
@@ -32,9 +27,6 @@ namespace fc = boost::context::detail;
 
 constexpr unsigned kWarpSize = 32;
 constexpr uint64_t kMaxBlockThreads = 1024;
-// A CUDA thread's stack: room for large local arrays; only the pages touched take memory.
-constexpr size_t kStackBytes = 256 * 1024;
-constexpr size_t kStackColors = 64;  // distinct offsets of the stack tops, a cache line apart
 
 // Appended piece by piece: GCC 12 warns wrongly about "(" + std::string (its bug 105329).
 std::string dim_text(TsimDim3 d) {
@@ -49,9 +41,11 @@ TsimDim3 unflatten(uint64_t i, TsimDim3 shape) {
 }
 
 // One launch, shared by the OS threads that run its blocks.
-struct Launch {
+struct Launch final : SharedJob {
   Launch(const TsimKernel& k, const LaunchShape& s, void* const* p, uint64_t b)
-      : kernel(k), shape(s), params(p), blocks(b) {}
+      : SharedJob(b), kernel(k), shape(s), params(p), blocks(b) {}
+
+  void take_part() override;  // runs blocks until none is left
 
   // The first error ends the launch; the others are consequences.
   void fail(std::string message, bool fault = false) {
@@ -71,44 +65,6 @@ struct Launch {
   std::mutex error_mutex;
   std::string error;
   bool illegal_address = false;
-  int workers = 0;  // pool threads running its blocks (under the pool's mutex)
-};
-
-// The fiber stacks of one OS thread, mapped when first needed and reused by every block the
-// thread runs. A guard page below each turns an overflow into a fault, not a corruption;
-// the tops are staggered so that the hot frames of many fibers do not share cache sets.
-class StackPool {
- public:
-  StackPool() = default;
-  StackPool(const StackPool&) = delete;
-  StackPool& operator=(const StackPool&) = delete;
-  ~StackPool() {
-    for (void* base : mapped_) munmap(base, kStackBytes + guard_);
-  }
-
-  void* acquire() {
-    if (free_.empty()) grow();
-    void* top = free_.back();
-    free_.pop_back();
-    return top;
-  }
-  void release(void* top) { free_.push_back(top); }
-
- private:
-  void grow() {
-    mapped_.reserve(mapped_.size() + 1);
-    free_.reserve(mapped_.size() + 1);
-    void* base = mmap(nullptr, kStackBytes + guard_, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (base == MAP_FAILED) throw std::bad_alloc();
-    mprotect(base, guard_, PROT_NONE);
-    const size_t color = mapped_.size() % kStackColors * 64;
-    mapped_.push_back(base);
-    free_.push_back(static_cast<char*>(base) + guard_ + kStackBytes - color);
-  }
-
-  const size_t guard_ = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  std::vector<void*> free_, mapped_;
 };
 
 enum class State : uint8_t {
@@ -265,7 +221,7 @@ void BlockRunner::run(Launch& launch, uint64_t block) {
 
 void BlockRunner::start(SimThread& t) {
   t.stack = stacks_.acquire();
-  t.context = fc::make_fcontext(t.stack, kStackBytes - kStackColors * 64, &fiber_main);
+  t.context = fc::make_fcontext(t.stack, kUsableStackBytes, &fiber_main);
   switch_to(t);
 }
 
@@ -500,87 +456,13 @@ std::string BlockRunner::deadlock_report() const {
   return text;
 }
 
-// The pool of OS threads that run blocks, shared by all launches; the launching thread
-// runs blocks too, so a launch of one block never waits for a worker.
-class WorkerPool {
- public:
-  explicit WorkerPool(unsigned size) : size_(size) {
-    for (unsigned i = 0; i < size; ++i) {
-      std::thread worker([this] { work(); });
-      pthread_setname_np(worker.native_handle(), "tessera-cudasim");
-      worker.detach();  // the pool lives as long as the process
-    }
+void Launch::take_part() {
+  BlockRunner& r = runner();
+  while (!failed.load(std::memory_order_relaxed)) {
+    const uint64_t block = next_block.fetch_add(1, std::memory_order_relaxed);
+    if (block >= blocks) break;
+    r.run(*this, block);
   }
-
-  void run(Launch& launch) {
-    const bool shared = launch.blocks > 1;
-    if (shared) {
-      std::lock_guard lock(mutex_);
-      queue_.push_back(&launch);
-    }
-    for (uint64_t i = 1; shared && i < std::min<uint64_t>(launch.blocks, size_ + 1); ++i) {
-      work_ready_.notify_one();
-    }
-    run_blocks(launch);
-    if (shared) {
-      std::unique_lock lock(mutex_);
-      forget(launch);
-      worker_left_.wait(lock, [&] { return launch.workers == 0; });
-    }
-  }
-
- private:
-  static void run_blocks(Launch& launch) {
-    BlockRunner& r = runner();
-    while (!launch.failed.load(std::memory_order_relaxed)) {
-      const uint64_t block = launch.next_block.fetch_add(1, std::memory_order_relaxed);
-      if (block >= launch.blocks) break;
-      r.run(launch, block);
-    }
-  }
-
-  void forget(Launch& launch) {
-    const auto it = std::find(queue_.begin(), queue_.end(), &launch);
-    if (it != queue_.end()) queue_.erase(it);
-  }
-
-  void work() {
-    std::unique_lock lock(mutex_);
-    for (;;) {
-      work_ready_.wait(lock, [&] { return !queue_.empty(); });
-      Launch& launch = *queue_.front();
-      ++launch.workers;
-      lock.unlock();
-      run_blocks(launch);
-      lock.lock();
-      forget(launch);  // its blocks are all taken
-      if (--launch.workers == 0) worker_left_.notify_all();
-    }
-  }
-
-  std::mutex mutex_;
-  std::condition_variable work_ready_, worker_left_;
-  std::deque<Launch*> queue_;
-  const unsigned size_;
-};
-
-// The pool, made by the first launch: with the launching thread, which runs blocks too, a
-// launch keeps every core busy. A child made by fork() has none of the parent's threads: it
-// makes its own pool (the parent's copy is left alone, never destroyed).
-std::mutex pool_mutex;
-WorkerPool* pool_instance = nullptr;
-
-WorkerPool& pool() {
-  std::lock_guard lock(pool_mutex);
-  if (!pool_instance) {
-    static const int registered = pthread_atfork(nullptr, nullptr, [] {
-      new (&pool_mutex) std::mutex;
-      pool_instance = nullptr;
-    });
-    static_cast<void>(registered);
-    pool_instance = new WorkerPool(std::max(2u, std::thread::hardware_concurrency()) - 1);
-  }
-  return *pool_instance;
 }
 
 std::mutex print_mutex;
@@ -617,20 +499,13 @@ void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const*
   }
   keep_fault_trap_in_front();
   Launch launch(kernel, shape, params, blocks);
-  pool().run(launch);
+  worker_pool().run(launch);
   if (launch.failed.load()) throw KernelError(launch.error, launch.illegal_address);
 }
 
 void* running_kernel_stack_top() { return kernel_stack_top; }
 
-bool in_running_stack_guard(uintptr_t address) {
-  const uintptr_t top = reinterpret_cast<uintptr_t>(kernel_stack_top);
-  if (!top) return false;
-  // The stack's lowest byte is kStackBytes below its uncoloured top (StackPool::grow).
-  const uintptr_t guard_end = top + kStackColors * 64 - kStackBytes;
-  const uintptr_t guard_size = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  return address < guard_end && address + guard_size >= guard_end - kStackColors * 64;
-}
+bool in_running_stack_guard(uintptr_t address) { return in_stack_guard(kernel_stack_top, address); }
 
 void fail_running_thread_illegal_address(const std::string& message) {
   active_runner->fail(message.c_str(), /*illegal_address=*/true);
