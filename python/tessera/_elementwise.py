@@ -376,12 +376,22 @@ def common_type(*arrays):
 _GUFUNCS = {}
 
 
+# NumPy hands a NumPy scalar on the left of a comparison (np.float32(2.5) < t) to
+# __array_ufunc__ as a 0-d NumPy array (numpy/numpy#12142); it is taken back as the scalar
+# it was, which a CUDA device accepts (CuPy does the same, cupy/cupy#1727). Both are strong
+# in NEP 50, so nothing changes on the CPU.
+_COMPARISONS = frozenset(["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"])
+
+
 def __array_ufunc__(self, numpy_ufunc, method, *inputs, **kwargs):
     """NumPy's ufuncs called on tessera arrays run as tessera's ufunc of the same name."""
     mine = _UFUNCS.get(numpy_ufunc.__name__)
     if mine is None:
         gufunc = _GUFUNCS.get(numpy_ufunc.__name__)
         return gufunc(*inputs, **kwargs) if gufunc and method == "__call__" else NotImplemented
+    if numpy_ufunc.__name__ in _COMPARISONS:
+        inputs = tuple(x[()] if isinstance(x, np.ndarray) and x.ndim == 0 else x
+                       for x in inputs)
     if method == "__call__":
         return mine(*inputs, **kwargs)
     return getattr(mine, method)(*inputs, **kwargs)

@@ -121,7 +121,8 @@ Resolved resolve(const Array& a, const std::vector<KeyItem>& key, const char* ap
     }
     if (index.ndim() == 0) {  // True selects a new axis of one, False of none
       basics.push_back(IndexItem::new_axis());
-      const bool keep = Scalar(DType::Bool, contiguous(index).data()).get<bool>();
+      bool keep = false;  // read through the device (the mask may be device memory)
+      index.copy_to_host(&keep);
       Array positions = Array::empty(Dims{keep ? 1 : 0}, DType::Int64, device);
       if (keep) positions.fill(Scalar(int64_t{0}));
       r.advanced.push_back({view_dim++, -1, positions});
