@@ -203,6 +203,28 @@ def test_memory_pool():
 
 
 @needs_cuda
+def test_array_outlives_its_stream():
+    """An array allocated on a stream that is destroyed first is freed back to the pool (its
+    block moves to the default stream) and its values stay readable."""
+    pool = tp.get_default_memory_pool()
+    gc.collect()
+    base = pool.used_bytes()
+    stream = cuda.Stream(non_blocking=True)
+    with stream:
+        x = tp.arange(1000.0) * 2
+        y = tp.ones(1 << 20, dtype=np.uint8)
+    del stream
+    gc.collect()
+    np.testing.assert_array_equal(tp.asnumpy(x), np.arange(1000.0) * 2)
+    assert pool.used_bytes() > base
+    del x, y
+    gc.collect()
+    assert pool.used_bytes() == base
+    z = tp.ones(1 << 20, dtype=np.uint8)  # the freed block serves the default stream
+    assert int(z.sum()) == 1 << 20
+
+
+@needs_cuda
 def test_memory_pool_limit_and_out_of_memory():
     pool = cuda.get_default_memory_pool()
     pool.free_all_blocks()

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "backend/cuda/driver_memory.h"
 #include "backend/cuda/runtime.h"
 #include "tessera/cuda.h"
 #include "tessera/errors.h"
@@ -98,7 +99,13 @@ Stream create_stream(int device, bool non_blocking) {
 void destroy_stream(const Stream& stream) {
   if (stream.is_default()) return;
   activate(stream.device().index, "Stream");
+  // The pool would otherwise record free events on the destroyed handle: its blocks move to
+  // the default stream once the stream's work is done.
+  // A kernel error the wait reports is raised once the stream is gone.
+  const CUresult finished = driver()->cuStreamSynchronize(stream_handle(stream));
+  device_pool(stream.device().index).retire_stream(stream.handle());
   check(driver()->cuStreamDestroy(stream_handle(stream)), "Stream");
+  check(finished, "Stream");
 }
 
 bool stream_done(const Stream& stream) {

@@ -319,6 +319,21 @@ bool MemoryPool::release_cached_locked() {
   return released;
 }
 
+void MemoryPool::retire_stream(uintptr_t stream) {
+  std::lock_guard lock(mutex_);
+  for (auto& [ptr, block] : live_) {
+    if (block->stream == stream) block->stream = 0;
+  }
+  for (FreeSet* set : {&small_free_, &large_free_}) {
+    for (Block* block : *set) {
+      if (block->stream != stream) continue;
+      block->stream = 0;
+      if (block->event) device_.destroy_event(block->event);  // its work has finished
+      block->event = 0;
+    }
+  }
+}
+
 std::string MemoryPool::out_of_memory_message_locked(size_t bytes) const {
   std::string message = "[cuda] out of memory allocating " + format_bytes(bytes) +
                         " on cuda:" + std::to_string(device_index_) + " (used " +

@@ -34,7 +34,9 @@ namespace tessera::cuda {
 class DeviceMemory {
  public:
   virtual ~DeviceMemory() = default;
-  // Memory aligned to 256 bytes (cudaMalloc's guarantee), or nullptr when out of memory.
+  // Memory aligned to 256 bytes (cudaMalloc's guarantee; the simulator's bounds-checking
+  // mode aligns to the largest power of two up to 256 dividing `bytes`), or nullptr when
+  // out of memory.
   virtual void* raw_allocate(size_t bytes) = 0;
   virtual void raw_free(void* ptr) = 0;
   // For set_limit_fraction and percentages in TESSERA_GPU_MEMORY_LIMIT.
@@ -69,7 +71,8 @@ class MemoryPool {
   MemoryPool(const MemoryPool&) = delete;
   MemoryPool& operator=(const MemoryPool&) = delete;
 
-  // At least `bytes` bytes, 256-byte aligned, for use on `stream`. Throws OutOfMemoryError
+  // At least `bytes` bytes, 256-byte aligned (in exact mode, aligned as the device's own
+  // allocations are), for use on `stream`. Throws OutOfMemoryError
   // after releasing the cache and running the garbage-collection hook have not helped.
   void* allocate(size_t bytes, uintptr_t stream = 0);
   // Frees a pointer from allocate(); nullptr is ignored, any other pointer the pool did
@@ -94,6 +97,10 @@ class MemoryPool {
   // Returns every segment with no block in use to the device, after synchronizing the
   // events of its blocks.
   void free_all_blocks();
+  // `stream` is about to be destroyed and its queued work has finished: its blocks, in use
+  // or cached, belong to the default stream from now on (a block freed later records its
+  // event there, and a new stream that reuses the handle's value inherits nothing).
+  void retire_stream(uintptr_t stream);
 
   // The size a request of `bytes` is served with.
   static size_t round_size(size_t bytes);

@@ -351,7 +351,11 @@ CUresult device_attribute(int* value, int attribute, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult device_total_mem(size_t* bytes, CUdevice device) {
-  *bytes = sim().devices.at(device).capacity;
+  Simulator& s = sim();
+  if (device < 0 || static_cast<size_t>(device) >= s.devices.size()) {
+    return fail(CUDA_ERROR_INVALID_DEVICE, "no simulated device " + std::to_string(device));
+  }
+  *bytes = s.devices[device].capacity;
   return CUDA_SUCCESS;
 }
 CUresult primary_context(CUcontext* context, CUdevice device) {
