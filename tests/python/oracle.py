@@ -118,6 +118,43 @@ def host_shared(device):
     return device.kind == "cpu"
 
 
+def refuses_host_data(device=None):
+    """Whether `device` (the current device by default) refuses NumPy data (NumPy arrays,
+    array-likes, lists, tuples) mixed into its operations, as CuPy does: every device but the
+    CPU. Python and NumPy scalars are accepted on every device."""
+    return not host_shared(tp.get_device() if device is None else device)
+
+
+def is_host_data(x):
+    """Whether `x` is NumPy data that a device refusing host data rejects (a NumPy array, a
+    list or tuple, an object with __array__), not a tessera array or a scalar."""
+    if isinstance(x, (tp.ndarray, np.generic, str, bytes)):
+        return False
+    return isinstance(x, (np.ndarray, list, tuple)) or hasattr(x, "__array__")
+
+
+def host_data_refused(tp_call):
+    """For a call given NumPy data beside (or instead of) tessera arrays: where the current
+    device refuses host data (CUDA, as CuPy), checks that tp_call raises that TypeError and
+    returns True; on the CPU returns False, and the caller checks the outcome against NumPy."""
+    __tracebackhide__ = True
+    if not refuses_host_data():
+        return False
+    assert_refuses_host_data(tp_call)
+    return True
+
+
+def assert_refuses_host_data(tp_call):
+    """tp_call raises TypeError, saying that NumPy data is not moved to the device
+    implicitly (with the API-name prefix "[...]")."""
+    __tracebackhide__ = True
+    with pytest.raises(TypeError) as got:
+        tp_call()
+    text = message_of(got.value)
+    assert "not moved to" in text and text.startswith("["), \
+        f"expected the refusal of NumPy data, got TypeError({text!r})"
+
+
 class _Addresses:
     """The memory of a device array as a NumPy array over its device addresses: for
     numpy.shares_memory only, which compares addresses and never reads them."""
@@ -193,6 +230,15 @@ def numpy_result(np_call):
             return None, error
 
 
+def on_device(error_type):
+    """The exception type the current device raises where NumPy raises `error_type`: the
+    same, except that a CUDA device runs out of memory with tessera.cuda.OutOfMemoryError
+    (a MemoryError, as CuPy's)."""
+    if error_type is MemoryError and tp.get_device().kind == "cuda":
+        return tp.cuda.OutOfMemoryError
+    return error_type
+
+
 def assert_raises_type(error_type, tp_call):
     """tessera raises exactly `error_type`, with a message starting with the API prefix."""
     __tracebackhide__ = True
@@ -211,4 +257,4 @@ def assert_raises_like(np_call, tp_call):
     __tracebackhide__ = True
     expected, error = numpy_result(np_call)
     assert error is not None, f"NumPy did not raise (returned {expected!r})"
-    assert_raises_type(public_type(error), tp_call)
+    assert_raises_type(on_device(public_type(error)), tp_call)

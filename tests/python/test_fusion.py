@@ -23,6 +23,7 @@ import pytest
 import tessera as tp
 
 from conftest import assert_same, sample
+from oracle import assert_raises_type, host_shared
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -65,7 +66,8 @@ def assert_layout(t, n):
 
 
 def host(x):
-    """A writable NumPy view of x's memory: x itself for NumPy, np.asarray for tessera."""
+    """A writable NumPy view of x's memory: x itself for NumPy, np.asarray for tessera (on
+    the CPU; a CUDA array's np.asarray is a host copy, see HOST_VIEW_MUTATIONS)."""
     return np.asarray(x)
 
 
@@ -118,13 +120,31 @@ MUTATIONS = {
 }
 
 
+# Writes through NumPy's view of tessera memory: on a device that shares no memory with the
+# host (CUDA), np.asarray gives a host copy, whose writes reach nothing on the device, and
+# numpy.from_dlpack refuses device memory (BufferError).
+HOST_VIEW_MUTATIONS = {"numpy_view", "numpy_view_of_view", "dlpack_view", "numpy_view_before"}
+
+
+def mutate(device, mutation, m, x, state):
+    """MUTATIONS[mutation]; where the device shares no memory with NumPy, a write through a
+    NumPy view is made on the tessera side only (it must change nothing there) and not on
+    the NumPy side, which gives the expected values."""
+    if host_shared(device) or mutation not in HOST_VIEW_MUTATIONS:
+        MUTATIONS[mutation](m, x, state)
+    elif m is tp and mutation == "dlpack_view":
+        assert_raises_type(BufferError, lambda: MUTATIONS[mutation](m, x, state))
+    elif m is tp:
+        MUTATIONS[mutation](m, x, state)
+
+
 @pytest.mark.parametrize("mutation", list(MUTATIONS))
 @pytest.mark.parametrize("builder", list(BUILDERS))
 def test_mutation_after_call(device, builder, mutation):
     def program(m, x):
         state = {"view": host(x), "sub": x[2:6]}
         y = BUILDERS[builder](m, x)
-        MUTATIONS[mutation](m, x, state)
+        mutate(device, mutation, m, x, state)
         return y, x
 
     run_both(program, sample((8,), np.float64))
@@ -137,7 +157,7 @@ def test_mutation_of_pending_result(device, mutation):
     def program(m, x):
         y = x * 2
         z = y + 1
-        MUTATIONS[mutation](m, y, {})
+        mutate(device, mutation, m, y, {})
         w = y - 1
         return z, y, w, x
 
@@ -180,6 +200,10 @@ def test_mutation_through_numpy_view(device):
     n[0] = 99
     assert_same(y, values * 2)
     assert_same(z, values * 3)
+    if not host_shared(device):  # n is a host copy: its writes reach nothing on the device
+        n[1] = -1
+        assert_same(t * 2, values * 2)
+        return
     assert_same(t + 0, np.concatenate([[99], values[1:]]))
     # and a write through the view before the operation is seen by it
     n[1] = -1
@@ -200,6 +224,10 @@ def test_mutation_through_dlpack(device):
     n[:] = 0
     assert_same(y, original + 1)
     t2 = tp.array(original)
+    if not host_shared(device):  # NumPy imports no device memory
+        assert_raises_type(BufferError, lambda: np.from_dlpack(t2))
+        assert_same(t, original)  # a device copy of n
+        return
     view = np.from_dlpack(t2)
     y2 = t2 * 3
     if view.flags.writeable:
@@ -410,7 +438,10 @@ def test_pending_through_python_apis(device):
     np.testing.assert_array_equal(np.asarray(t * 2 + 1), expected)
     np.testing.assert_array_equal(tp.asnumpy(t * 2 + 1), expected)
     np.testing.assert_array_equal((t * 2 + 1).get(), expected)
-    np.testing.assert_array_equal(np.from_dlpack(t * 2 + 1), expected)
+    if host_shared(device):
+        np.testing.assert_array_equal(np.from_dlpack(t * 2 + 1), expected)
+    else:  # NumPy imports no device memory
+        assert_raises_type(BufferError, lambda: np.from_dlpack(t * 2 + 1))
     assert float((t * 2 + 1)[0, 1]) == expected[0, 1]
     assert (t * 2 + 1).item(3) == expected.item(3)
     assert bool((t[0, 0] * 0 + 1)) is True
@@ -425,11 +456,18 @@ def test_pending_through_python_apis(device):
 
 
 def test_numpy_view_of_pending(device):
-    """np.asarray of a pending result is a view of its memory, as NumPy's is the array."""
+    """np.asarray of a pending result is a view of its memory, as NumPy's is the array (on
+    the CPU; on CUDA a host copy of its values, whose writes reach nothing on the device)."""
     x = sample((5,), np.float64)
     t = tp.array(x)
     y = t + 1
     view = np.asarray(y)
+    if not host_shared(device):
+        np.testing.assert_array_equal(view, x + 1)
+        view[0] = 50
+        y += 1
+        assert_same(y, x + 2)
+        return
     view[0] = 50
     assert float(y[0]) == 50
     y[1] = 60
@@ -744,7 +782,7 @@ def test_long_chain_bounded_memory():
     out = run_script("""
         n = 10**6
         x0 = np.linspace(-1, 1, n)
-        pool = tp.get_default_memory_pool()
+        pool = tp.MemoryPool(tp.get_device())  # the default device's (cuda:0 on the simulator)
         x = tp.array(x0)
         for _ in range(500):
             x = x * 1.0001 + 0.5

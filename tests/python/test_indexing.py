@@ -6,8 +6,8 @@ import pytest
 
 import tessera as tp
 
-from conftest import ALL_DTYPES, assert_same, sample
-from oracle import assert_raises_like, changed, compact_id as _ids, data, make, message_of, owner
+from conftest import ALL_DTYPES, assert_same
+from oracle import assert_raises_like, changed, compact_id as _ids, data, make, owner
 
 LAYOUTS = ["contiguous", "fortran", "strided", "negative", "broadcast"]
 

@@ -12,8 +12,8 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
-from oracle import (PAIR_LAYOUTS, compact_id as _ids, make, make_pair, message_of,
-                    numpy_result, public_type)
+from oracle import (PAIR_LAYOUTS, assert_refuses_host_data, compact_id as _ids, is_host_data,
+                    make, make_pair, message_of, numpy_result, public_type, refuses_host_data)
 from ufunc_oracle import (assert_close, caller_context, layout_of, outcome_like_numpy, raised_by,
                           scalar_id)
 
@@ -80,6 +80,20 @@ def same_outcome(np_call, tp_call, exact=True, prefix=True):
                               lambda error, call: assert_raises_as(error, call, prefix))
 
 
+def same_or_refused(np_call, tp_call, exact=True):
+    """For an operation with NumPy data (a NumPy array, a list) beside a tessera array:
+    same_outcome where the device takes host data (the CPU); elsewhere (CUDA, as CuPy)
+    TypeError, whatever NumPy does."""
+    __tracebackhide__ = True
+    if refuses_host_data():
+        try:
+            assert_refuses_host_data(tp_call)
+        except AssertionError as failure:
+            raise AssertionError(f"{failure}\n  case: {caller_context()}") from None
+        return None
+    return same_outcome(np_call, tp_call, exact)
+
+
 def second_operand(symbol, x, y):
     """Keeps integer exponents and shift counts where NumPy defines them (non-negative and
     below the bit width): those edges are value tests, not operator tests."""
@@ -112,29 +126,49 @@ def test_binary_operator(device, symbol):
             y = second_operand(symbol, x, y)
             tx, ty = tp.array(x), tp.array(y)
             same_outcome(lambda: op(x, y), lambda: op(tx, ty), exact)
-            same_outcome(lambda: op(x, y), lambda: op(tx, y), exact)   # NumPy array right
-            same_outcome(lambda: op(x, y), lambda: op(x, ty), exact)   # NumPy array left
-            same_outcome(lambda: op(x, y.tolist()), lambda: op(tx, y.tolist()), exact)
-            same_outcome(lambda: op(x.tolist(), y), lambda: op(x.tolist(), ty), exact)
+            same_or_refused(lambda: op(x, y), lambda: op(tx, y), exact)   # NumPy array right
+            same_or_refused(lambda: op(x, y), lambda: op(x, ty), exact)   # NumPy array left
+            same_or_refused(lambda: op(x, y.tolist()), lambda: op(tx, y.tolist()), exact)
+            same_or_refused(lambda: op(x.tolist(), y), lambda: op(x.tolist(), ty), exact)
 
 
 PY_SCALARS = [0, 3, -2, 100, 300, -129, 2**63, 1.5, -0.0, float("inf"), float("nan"), 2j,
               True, False]
 NP_SCALARS = [np.int8(-3), np.uint8(5), np.int64(7), np.uint64(3), np.float16(1.5),
               np.float32(-2.5), np.float64(0.5), np.complex64(1 - 1j), np.bool_(True)]
+SCALAR_OPERAND_DTYPES = (np.bool_, np.int8, np.uint8, np.int64, np.float16, np.float32,
+                         np.complex128)
 
 
 @pytest.mark.parametrize("scalar", PY_SCALARS + NP_SCALARS, ids=scalar_id)
 def test_scalar_operands(device, scalar):
     """Python scalars are weak (NEP 50), NumPy scalars strong; on either side of each
-    operator (t + 1, 1 + t, np.float32(2) * t)."""
-    for dtype in (np.bool_, np.int8, np.uint8, np.int64, np.float16, np.float32, np.complex128):
+    operator (t + 1, 1 + t, np.float32(2) * t). A NumPy scalar left of a comparison:
+    test_numpy_scalar_left_of_comparison."""
+    for dtype in SCALAR_OPERAND_DTYPES:
         x = sample((2, 3), dtype)
         t = tp.array(x)
         for symbol, op in ALL_BINARY.items():
             exact = is_exact(symbol, dtype) and is_exact(symbol, np.asarray(scalar).dtype)
             same_outcome(lambda: op(x, scalar), lambda: op(t, scalar), exact)
-            same_outcome(lambda: op(scalar, x), lambda: op(scalar, t), exact)
+            if not (symbol in COMPARISONS and isinstance(scalar, np.generic)):
+                same_outcome(lambda: op(scalar, x), lambda: op(scalar, t), exact)
+
+
+@pytest.mark.parametrize("scalar", NP_SCALARS, ids=scalar_id)
+def test_numpy_scalar_left_of_comparison(device, scalar):
+    """np.float32(2) < t: NumPy passes the scalar to tessera as a 0-d NumPy array
+    (numpy#12142), which is still a scalar, taken on every device (as CuPy does since
+    cupy#1694); the result is a tessera array on the device."""
+    for dtype in SCALAR_OPERAND_DTYPES:
+        x = sample((2, 3), dtype)
+        t = tp.array(x)
+        for op in COMPARISONS.values():
+            got = same_outcome(lambda: op(scalar, x), lambda: op(scalar, t))
+            assert got is None or got.device == device
+    n0 = tp.array(np.float64(2.0))
+    got = scalar < n0
+    assert isinstance(got, tp.ndarray) and got.device == device
 
 
 @pytest.mark.parametrize("layout", list(PAIR_LAYOUTS))
@@ -170,17 +204,23 @@ def test_operator_shape_mismatch(device, shapes):
     tx, ty = tp.array(x), tp.array(y)
     for op in ALL_BINARY.values():
         same_outcome(lambda: op(x, y), lambda: op(tx, ty))
-        same_outcome(lambda: op(x, y), lambda: op(tx, y))
+        same_or_refused(lambda: op(x, y), lambda: op(tx, y))
 
 
 def test_results_are_tessera(device):
+    """(np.int8(1) < n0: test_numpy_scalar_left_of_comparison.)"""
     t = tp.array(sample((3,), np.float32))
     n0 = tp.array(np.float64(2.0))
-    for got in (t + 1, 1 + t, np.float32(2) * t, np.arange(3) + t, [1, 2, 3] - t, t == 1,
-                2 ** t, n0 + 1, 1 - n0, np.int8(1) < n0, divmod(t, 2)[0], divmod(5, t)[1], -n0,
-                np.float64(3) / n0):
+    for got in (t + 1, 1 + t, np.float32(2) * t, t == 1, 2 ** t, n0 + 1, 1 - n0,
+                np.int8(1) + n0, divmod(t, 2)[0], divmod(5, t)[1], -n0, np.float64(3) / n0):
         assert isinstance(got, tp.ndarray), type(got)
         assert got.device == device
+    for host_call in (lambda: np.arange(3) + t, lambda: [1, 2, 3] - t):
+        if refuses_host_data():
+            assert_refuses_host_data(host_call)
+        else:
+            got = host_call()
+            assert isinstance(got, tp.ndarray) and got.device == device
 
 
 def test_divmod_builtin(device):
@@ -190,6 +230,9 @@ def test_divmod_builtin(device):
     for args_np, args_tp in [((x, y), (t, tp.array(y))), ((x, 3), (t, 3)), ((7, x), (7, t)),
                              ((np.int8(7), x), (np.int8(7), t)), ((x, y), (t, y)),
                              ((y, x), (y, t))]:
+        if refuses_host_data() and any(map(is_host_data, args_tp)):
+            assert_refuses_host_data(lambda: divmod(*args_tp))
+            continue
         got = divmod(*args_tp)
         assert type(got) is tuple and len(got) == 2
         assert_result(got, divmod(*args_np))
@@ -264,6 +307,10 @@ def _same_inplace(symbol, n, t, other_np, other_tp, exact=True):
     expected, error = numpy_result(lambda: op(n.copy(), other_np))
     before = tp.asnumpy(t)
     ptr = t.data_ptr
+    if is_host_data(other_tp) and refuses_host_data():  # NumPy data, on CUDA as in CuPy
+        assert_refuses_host_data(lambda: op(t, other_tp))
+        assert_same(t, before)  # nothing written
+        return
     if error is not None:
         assert_raises_as(error, lambda: op(t, other_tp))
         assert_same(t, before)  # nothing written
@@ -392,8 +439,10 @@ def test_numpy_on_the_left(device):
     for symbol, op in ALL_BINARY.items():
         if symbol in ("&", "|", "^", "<<", ">>"):
             continue
-        got = same_outcome(lambda: op(y, x), lambda: op(y, t), is_exact(symbol, x.dtype))
+        got = same_or_refused(lambda: op(y, x), lambda: op(y, t), is_exact(symbol, x.dtype))
         assert got is None or isinstance(got, (tp.ndarray, tuple))
+        if symbol in COMPARISONS:
+            continue  # test_numpy_scalar_left_of_comparison
         for s in (np.float64(1.5), np.int8(-2), np.bool_(True)):
             same_outcome(lambda: op(s, x), lambda: op(s, t), is_exact(symbol, x.dtype))
 

@@ -17,7 +17,16 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, sample
-from oracle import compact_id, data, make, message_of, public_type
+from oracle import (
+    assert_refuses_host_data,
+    compact_id,
+    data,
+    is_host_data,
+    make,
+    message_of,
+    public_type,
+    refuses_host_data,
+)
 from ufunc_oracle import assert_close, dtype_id, outcome_like_numpy, raised_by, tolerance
 
 FUNCTIONS = ["sum", "prod", "max", "min", "amax", "amin", "any", "all", "ptp", "count_nonzero",
@@ -451,6 +460,11 @@ def run_case(case):
     t = tp.array(n)
     where = kwargs.get("where")
     tkwargs = {**kwargs, "where": tp.array(where)} if isinstance(where, np.ndarray) else kwargs
+    if refuses_host_data() and builtins.any(is_host_data(tkwargs.get(k))
+                                            for k in ("where", "initial")):
+        # NumPy data (a list where=, a NumPy array initial=) is refused on such a device
+        assert_refuses_host_data(lambda: reducer(tp, name)(t, **tkwargs))
+        return
     same_outcome(lambda: reducer(np, name)(n, **kwargs), lambda: reducer(tp, name)(t, **tkwargs),
                  scale=scale_of("sum" if name in ("add", "subtract") else name, n))
 

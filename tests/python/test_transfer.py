@@ -636,3 +636,48 @@ def test_repr_follows_print_options(device):
     with np.printoptions(precision=2, threshold=5, edgeitems=1):
         assert repr(t) == repr(n)
         assert str(t) == str(n)
+
+
+# ------------------------------------------------ NumPy data is not moved to a device implicitly
+
+_N = np.arange(1.0, 7.0).reshape(2, 3)
+# (name, call(m, t, n)): n is NumPy data (a NumPy array or a list) given with, or instead of,
+# the tessera array t; m is numpy or tessera.
+HOST_DATA_CALLS = {
+    "where": lambda m, t, n: m.where(t > 2, t, n),
+    "matmul": lambda m, t, n: m.matmul(t, n.T),
+    "matmul_operator": lambda m, t, n: t @ n.T,
+    "dot": lambda m, t, n: m.dot(t, n[0]),
+    "concatenate": lambda m, t, n: m.concatenate([t, n]),
+    "stack": lambda m, t, n: m.stack([t, n]),
+    "isclose": lambda m, t, n: m.isclose(t, n),
+    "array_equal": lambda m, t, n: m.array_equal(t, n),
+    "searchsorted": lambda m, t, n: m.searchsorted(t[0], n[0]),
+    "polyval": lambda m, t, n: m.polyval(n[0], t),
+    "kron": lambda m, t, n: m.kron(t, n),
+    "linalg_solve": lambda m, t, n: m.linalg.solve(t[:, :2] + m.eye(2), n[:, 0]),
+    "sum_of_numpy": lambda m, t, n: m.sum(n, axis=0),
+    "sort_of_list": lambda m, t, n: m.sort(n.tolist()),
+    "fft_of_numpy": lambda m, t, n: m.fft.fft(n),
+}
+
+
+@pytest.mark.parametrize("name", list(HOST_DATA_CALLS))
+def test_functions_take_numpy_data_on_host_devices_only(device, name):
+    """On the CPU, NumPy data given to a function (beside a tessera array, or alone) is taken
+    as NumPy takes it; on a CUDA device it is refused with TypeError ("not moved to cuda:0
+    implicitly"), as CuPy refuses it and docs/cuda.md says."""
+    call = HOST_DATA_CALLS[name]
+    t = tp.asarray(_N)
+    if host_shared(device):
+        got = call(tp, t, _N)
+        expected = call(np, _N, _N)
+        if isinstance(expected, (bool, np.bool_)):  # array_equal
+            assert type(got) is bool and got == expected
+            return
+        assert isinstance(got, tp.ndarray)
+        np.testing.assert_allclose(tp.asnumpy(got), expected, rtol=1e-12)
+        return
+    with pytest.raises(TypeError) as info:
+        call(tp, t, _N)
+    assert "not moved to" in str(info.value), str(info.value)

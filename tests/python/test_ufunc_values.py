@@ -24,7 +24,9 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, sample
-from oracle import PAIR_LAYOUT_NAMES, PAIR_LAYOUTS, message_of, numpy_result, public_type
+from oracle import (PAIR_LAYOUT_NAMES, PAIR_LAYOUTS, assert_refuses_host_data,
+                    host_data_refused, is_host_data, message_of, numpy_result, public_type,
+                    refuses_host_data)
 
 DTYPES = [np.dtype(d) for d in ALL_DTYPES]
 
@@ -239,11 +241,19 @@ def to_tp(x):
 
 def check_call(name, np_args, tp_args=None, where=""):
     """tp.<name>(*tp_args) gives NumPy's np.<name>(*np_args): values (see compare) or the
-    same exception type. tp_args defaults to np_args with NumPy arrays moved to tessera."""
+    same exception type. tp_args defaults to np_args with NumPy arrays moved to tessera.
+    NumPy data left in tp_args (lists) is refused on CUDA (TypeError, as in CuPy)."""
     __tracebackhide__ = True
     if tp_args is None:
         tp_args = [to_tp(a) for a in np_args]
     np_ufunc, tp_ufunc = getattr(np, name), getattr(tp, name)
+    if refuses_host_data() and any(map(is_host_data, tp_args)):
+        try:
+            assert_refuses_host_data(lambda: tp_ufunc(*tp_args))
+        except AssertionError as failure:
+            kinds = ", ".join(describe_arg(a) for a in np_args)
+            raise AssertionError(f"{name}({kinds}) {where}: {failure}") from None
+        return
     with silenced():  # one context for the whole check (entering them costs)
         try:
             expected, error = np_ufunc(*np_args), None
@@ -643,18 +653,20 @@ def test_binary_with_scalars(name, device):
         for r in (3, 2.5, 1.5j, NP_SCALARS[2]):
             check_call(name, [s, r], where="(scalar, scalar)")
             check_call(name, [r, s], where="(scalar, scalar)")
-    # 0-d arrays and lists
-    check_call(name, [np.array(2, np.int16), [1, 2, 3]])
-    check_call(name, [[1.5, -2.0], np.array(3, np.float32)])
-    check_call(name, [[1, 2, 3], [4, 5, 6]], where="(two lists)")
+    # 0-d arrays and lists, then the lists converted by tessera.asarray
+    for args in ([np.array(2, np.int16), [1, 2, 3]], [[1.5, -2.0], np.array(3, np.float32)],
+                 [[1, 2, 3], [4, 5, 6]]):
+        check_call(name, args, where="(lists)")
+        check_call(name, args, [tp.asarray(a) for a in args], where="(converted lists)")
 
 
 @pytest.mark.parametrize("name", UNARY)
 def test_unary_with_scalars(name, device):
     for s in PY_SCALARS + NP_SCALARS + [False, 0.5, -1, 1, 1e300, -0.5j + 0.25]:
         check_call(name, [s], where="(scalar)")
-    check_call(name, [[1, 2, 3]], where="(list)")
-    check_call(name, [[0.5, -1.5]], where="(list)")
+    for values in ([1, 2, 3], [0.5, -1.5]):
+        check_call(name, [values], where="(list)")
+        check_call(name, [values], [tp.asarray(values)], where="(converted list)")
     check_call(name, [np.array(0.75, np.float32)], where="(0-d NumPy array)")
 
 
@@ -790,6 +802,8 @@ def test_inputs_written_after_the_call(device):
     # an input that is a NumPy array written after the call
     n = sample((5,), np.float32, 4)
     expected = np.negative(n)
+    if host_data_refused(lambda: tp.negative(n)):  # no NumPy input on CUDA (CuPy's rule)
+        return
     got = tp.negative(n)
     n[:] = 7
     assert_exact(got, expected)
