@@ -82,22 +82,30 @@ TS_HD C scale_parts(C z, R k) {
 
 }  // namespace detail
 
+namespace detail {
+template <class T>
+TS_HD void no_flag_check(T) {}
+}  // namespace detail
+
 // A functor for a C-library function that NumPy calls unchanged for float, double and
-// complex: the half case forwards to float, every other type goes to the std:: overload.
-// The call is unqualified after `using std::fn` so that a device complex type's own
-// overloads are found by argument-dependent lookup. ops_trig.h uses it too.
-#define TS_LIBM_UNARY(Name, fn)                                          \
+// complex: the half case forwards to float, every other type calls `check(x)` (a flag
+// NumPy raises that the C library does not) and goes to the std:: overload. The call is
+// unqualified after `using std::fn` so that a device complex type's own overloads are
+// found by argument-dependent lookup. ops_trig.h uses it too.
+#define TS_LIBM_UNARY_CHECKED(Name, fn, check)                           \
   struct Name {                                                          \
     template <class T>                                                   \
     TS_HD T operator()(T x) const {                                      \
       if constexpr (detail::is_half_v<T>) {                              \
         return detail::float_to_half((*this)(detail::half_to_float(x))); \
       } else {                                                           \
+        check(x);                                                        \
         using std::fn;                                                   \
         return fn(x);                                                    \
       }                                                                  \
     }                                                                    \
   };
+#define TS_LIBM_UNARY(Name, fn) TS_LIBM_UNARY_CHECKED(Name, fn, detail::no_flag_check)
 
 TS_LIBM_UNARY(Sqrt, sqrt)
 

@@ -31,24 +31,9 @@ TS_HD void raise_float_sin_cos_underflow(T x) {
 
 }  // namespace detail
 
-// TS_LIBM_UNARY with NumPy's float32 underflow flag raised first.
-#define TS_SIN_COS(Name, fn)                                             \
-  struct Name {                                                          \
-    template <class T>                                                   \
-    TS_HD T operator()(T x) const {                                      \
-      if constexpr (detail::is_half_v<T>) {                              \
-        return detail::float_to_half((*this)(detail::half_to_float(x))); \
-      } else {                                                           \
-        detail::raise_float_sin_cos_underflow(x);                        \
-        using std::fn;                                                   \
-        return fn(x);                                                    \
-      }                                                                  \
-    }                                                                    \
-  };
-
-TS_SIN_COS(Sin, sin)
-TS_SIN_COS(Cos, cos)
-#undef TS_SIN_COS
+// sin and cos raise NumPy's float32 underflow flag before the C library's call.
+TS_LIBM_UNARY_CHECKED(Sin, sin, detail::raise_float_sin_cos_underflow)
+TS_LIBM_UNARY_CHECKED(Cos, cos, detail::raise_float_sin_cos_underflow)
 
 // TS_LIBM_UNARY (ops_exp_log.h): half forwards to float, every other type goes to the
 // std:: overload (libm or <complex>).

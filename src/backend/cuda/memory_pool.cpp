@@ -99,7 +99,10 @@ void* MemoryPool::allocate(size_t bytes, uintptr_t stream) {
 }
 
 void* MemoryPool::try_allocate_locked(size_t size, uintptr_t stream) {
-  if (exact_) return allocate_exact_locked(size, stream);
+  if (exact_) {  // a segment of its own, exactly the size asked: nothing to reuse or split
+    Block* block = new_segment_locked(size);
+    return block ? hand_out_locked(block, size, stream) : nullptr;
+  }
   Block* block = find_cached_locked(size, stream);
   // Events completed since their blocks were freed may let neighbours merge into a fit.
   if (!block && clear_done_events_locked(free_set(size < kSmallSize))) {
@@ -113,20 +116,6 @@ void* MemoryPool::try_allocate_locked(size_t size, uintptr_t stream) {
   block = new_segment_locked(size);
   if (!block && release_cached_locked()) block = new_segment_locked(size);
   return block ? hand_out_locked(block, size, stream) : nullptr;
-}
-
-void* MemoryPool::allocate_exact_locked(size_t size, uintptr_t stream) {
-  if (limit_ && total_ + size > limit_) return nullptr;
-  void* ptr = device_.raw_allocate(size);
-  if (!ptr) return nullptr;
-  total_ += size;
-  auto* block = new Block{.ptr = static_cast<std::byte*>(ptr), .size = size};
-  block->allocated = true;
-  block->stream = stream;
-  live_.emplace(block->ptr, block);
-  used_ += size;
-  peak_used_ = std::max(peak_used_, used_);
-  return ptr;
 }
 
 MemoryPool::Block* MemoryPool::find_cached_locked(size_t size, uintptr_t stream) {
@@ -146,7 +135,7 @@ MemoryPool::Block* MemoryPool::find_cached_locked(size_t size, uintptr_t stream)
 
 MemoryPool::Block* MemoryPool::new_segment_locked(size_t size) {
   bool small = size < kSmallSize;
-  size_t bytes = small ? kSegmentRound : round_up(size, kSegmentRound);
+  size_t bytes = exact_ ? size : small ? kSegmentRound : round_up(size, kSegmentRound);
   if (limit_ && total_ + bytes > limit_) {
     if (total_ + size > limit_) return nullptr;
     bytes = size;  // room under the limit for the request, not for its rounding up

@@ -132,7 +132,6 @@ class MemoryPool {
   size_t request_size(size_t bytes) const {
     return exact_ ? std::max<size_t>(bytes, 1) : round_size(bytes);
   }
-  void* allocate_exact_locked(size_t size, uintptr_t stream);
 
   DeviceMemory& device_;
   int device_index_;

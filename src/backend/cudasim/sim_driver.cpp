@@ -399,16 +399,12 @@ CUresult mem_alloc(CUdeviceptr* ptr, size_t bytes) {
   Simulator& s = sim();
   std::lock_guard lock(s.mutex);
   SimDevice& d = s.devices[current_device];
-  if (bytes > d.capacity - d.used) {
-    return fail(CUDA_ERROR_OUT_OF_MEMORY, "simulated device memory exhausted");
-  }
-  size_t counted = 0;
-  void* memory = cudasim::allocate_device_memory(bytes, &counted);
-  if (!memory) return fail(CUDA_ERROR_OUT_OF_MEMORY, "host memory exhausted");
+  const size_t counted = cudasim::counted_bytes(bytes);
   if (counted > d.capacity - d.used) {
-    cudasim::free_device_memory(memory, counted);
     return fail(CUDA_ERROR_OUT_OF_MEMORY, "simulated device memory exhausted");
   }
+  void* memory = cudasim::allocate_device_memory(bytes);
+  if (!memory) return fail(CUDA_ERROR_OUT_OF_MEMORY, "host memory exhausted");
   d.used += counted;
   d.allocations.emplace(reinterpret_cast<uintptr_t>(memory), counted);
   *ptr = reinterpret_cast<CUdeviceptr>(memory);

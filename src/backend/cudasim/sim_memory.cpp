@@ -65,12 +65,12 @@ bool checking_bounds() {
   return on;
 }
 
-void* allocate_device_memory(size_t bytes, size_t* counted) {
-  if (!checking_bounds()) {
-    *counted = round_up(bytes, kGranularity);
-    return std::aligned_alloc(kGranularity, *counted);
-  }
-  *counted = bytes;
+size_t counted_bytes(size_t bytes) {
+  return checking_bounds() ? bytes : round_up(bytes, kGranularity);
+}
+
+void* allocate_device_memory(size_t bytes) {
+  if (!checking_bounds()) return std::aligned_alloc(kGranularity, counted_bytes(bytes));
   const Mapping m = mapping_of(nullptr, bytes);
   void* base = mmap(nullptr, m.length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) return nullptr;

@@ -20,10 +20,12 @@ namespace tessera::cudasim {
 // TESSERA_CUDA_SIM_CHECK is set (to anything but "" or "0").
 bool checking_bounds();
 
-// Host memory standing for a device allocation of `bytes` (> 0); null when host memory is
-// exhausted. `*counted` is what it counts against the simulated device's capacity.
-void* allocate_device_memory(size_t bytes, size_t* counted);
-// Frees memory from allocate_device_memory, given the same `counted`.
+// What a device allocation of `bytes` (> 0) counts against the simulated device's capacity.
+size_t counted_bytes(size_t bytes);
+// Host memory standing for a device allocation of `bytes`; null when host memory is
+// exhausted.
+void* allocate_device_memory(size_t bytes);
+// Frees memory from allocate_device_memory, given the bytes it counted.
 void free_device_memory(void* ptr, size_t counted);
 
 // What lies at `address`, for the report of a memory fault: which allocation of `live`
