@@ -1,6 +1,8 @@
 """Array creation with NumPy's signatures and semantics (tessera.array, zeros, arange, ...)."""
 
 import math
+import os
+import sys
 
 import numpy as np
 
@@ -59,6 +61,50 @@ def _asarray(obj, dtype, order, device, copy, api):
     # Memory of the caller's NumPy array is shared (as numpy.asarray shares it); anything
     # NumPy had to build is copied into tessera's own memory.
     return _core._from_host(host, dev, not (shares and copy is not True), order)
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _called_function():
+    """The name of the tessera function the user called: the outermost public function (or
+    class, for a constructor) on the stack that is in the package.
+
+    operand() serves some 180 call sites in helpers shared by many functions; naming the
+    function the user called (stack, not concatenate; polyval, not a coefficient helper) is
+    what the error message needs, and is looked up only when the error is raised."""
+    frame, name = sys._getframe(1), "tessera"
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename.startswith(_PACKAGE_DIR):
+            owner, _, method = code.co_qualname.rpartition(".")
+            if method == "__init__":
+                name = owner.rpartition(".")[2]
+            elif not method.startswith(("_", "<")):
+                name = method
+        frame = frame.f_back
+    return name
+
+
+def refuse_host_data(x):
+    """TypeError when `x` is NumPy data (not a tessera array, not a scalar) and the current
+    device shares no memory with the host: copying it there would be a host-to-device
+    transfer the user did not ask for (the ufuncs and CuPy refuse it alike)."""
+    device = _core._current_device()
+    if device.kind != "cpu" and not isinstance(x, ndarray) and not is_scalar(x):
+        raise TypeError(f"[{_called_function()}] Unsupported type {type(x)}: NumPy data is not "
+                        f"moved to {device} implicitly; convert it with tessera.asarray() first")
+
+
+def operand(x):
+    """An operand of a tessera function as a tessera array: tessera arrays as they are,
+    scalars as 0-d arrays, NumPy data (arrays, lists, array-likes) copied in on the CPU and
+    refused on other devices (refuse_host_data). Parameters that are host values by nature
+    (indices, counts, quantiles, bin edges) are converted with asarray instead."""
+    if isinstance(x, ndarray):
+        return x
+    refuse_host_data(x)
+    return asarray(x)
 
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None):

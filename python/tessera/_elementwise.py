@@ -9,6 +9,7 @@ import numpy as np
 from . import _core
 from ._convert import index
 from ._core import ndarray, ufunc
+from ._creation import operand, refuse_host_data
 from ._ndarray import asnumpy
 
 # Every ufunc, by NumPy's name; aliases are the same objects, as in NumPy (NumPy 2 adds the
@@ -66,18 +67,10 @@ def _named(api):
         raise type(error)(f"[{api}] {message}") from None
 
 
-def _asarray(x):
-    """x as a tessera array (NumPy data and lists are copied in; scalars become 0-d)."""
-    if isinstance(x, ndarray):
-        return x
-    from ._creation import asarray
-    return asarray(x)
-
-
 def where(condition, x=None, y=None, /):
     """Elements of x where condition is true, else of y (NEP 50 promotion of x and y)."""
     if x is None and y is None:
-        return _core._nonzero(_asarray(condition))
+        return _core._nonzero(operand(condition))
     if x is None or y is None:
         raise ValueError("[where] either both or neither of x and y should be given")
     return _core._where(condition, x, y)
@@ -108,7 +101,7 @@ def _clip(a, lo, hi, out, **kwargs):
     """ndarray.clip, as NumPy's _methods._clip: one bound None is maximum or minimum, both
     None is positive (a copy, or an error for bool, as in NumPy)."""
     with _named("clip"):
-        a = _asarray(a)
+        a = operand(a)
         # NEP 50 gives no value-based promotion: a Python int beyond the dtype's range
         # would not convert, so NumPy drops the bound it cannot reach anyway.
         if a.dtype.kind in "iu":
@@ -135,7 +128,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     real and imaginary parts of complex values separately. copy=False works in place."""
     with _named("nan_to_num"):
         if not isinstance(x, ndarray):
-            x = _asarray(x)  # a new array already
+            x = operand(x)  # a new array already
         elif copy:
             x = x.copy(order="K")
         if x.dtype.kind not in "fc":
@@ -165,7 +158,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|a - b| <= atol + rtol * |b| elementwise, with NumPy's handling of inf and NaN."""
     with _named("isclose"):
         # Python scalars stay weak; everything else (tolerances too) is an array.
-        x, y, atol, rtol = (v if isinstance(v, (int, float, complex)) else _asarray(v)
+        x, y, atol, rtol = (v if isinstance(v, (int, float, complex)) else operand(v)
                             for v in (a, b, atol, rtol))
         # An inexact y: |MIN_INT| would overflow, and unsigned differences would wrap.
         if isinstance(y, ndarray):
@@ -191,8 +184,10 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def array_equal(a1, a2, equal_nan=False):
     """True when both have the same shape and elements (NaN equal to NaN if asked)."""
+    refuse_host_data(a1)  # before NumPy's rule: anything it cannot convert is unequal
+    refuse_host_data(a2)
     try:
-        a1, a2 = _asarray(a1), _asarray(a2)
+        a1, a2 = operand(a1), operand(a2)
     except Exception:
         return False
     if a1.shape != a2.shape:
@@ -204,8 +199,10 @@ def array_equal(a1, a2, equal_nan=False):
 
 def array_equiv(a1, a2):
     """True when the two broadcast to one shape and are equal there."""
+    refuse_host_data(a1)  # before NumPy's rule: anything it cannot convert is unequal
+    refuse_host_data(a2)
     try:
-        a1, a2 = _asarray(a1), _asarray(a2)
+        a1, a2 = operand(a1), operand(a2)
         np.broadcast_shapes(a1.shape, a2.shape)
     except Exception:
         return False
@@ -222,7 +219,7 @@ def round(a, decimals=0, out=None):  # noqa: A001  (NumPy's name)
     if decimals < -2**31:
         raise OverflowError("[round] signed integer is less than minimum")
     with _named("round"):
-        a = _asarray(a)
+        a = operand(a)
         if out is not None and not isinstance(out, ndarray):
             raise TypeError("output must be an array")
         if out is not None and out.size != a.size:
@@ -284,16 +281,16 @@ def fix(x, out=None):
 
 
 def real(val):
-    return _asarray(val).real
+    return operand(val).real
 
 
 def imag(val):
-    return _asarray(val).imag
+    return operand(val).imag
 
 
 def angle(z, deg=False):
     """The counterclockwise angle from the positive real axis, in radians (or degrees)."""
-    z = _asarray(z)
+    z = operand(z)
     if z.dtype.kind == "c":
         a = arctan2(z.imag, z.real)
     else:

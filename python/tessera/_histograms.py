@@ -10,15 +10,15 @@ import operator
 import numpy as np
 
 from . import _core, _reduction
-from ._creation import linspace, zeros
-from ._elementwise import (_asarray, add, equal, greater_equal, less, less_equal,
+from ._creation import asarray, linspace, operand, zeros
+from ._elementwise import (add, equal, greater_equal, less, less_equal,
                            logical_and, subtract, where)
 from ._quantiles import percentile
 
 
 def bincount(x, weights=None, minlength=0):
     """How often each non-negative integer occurs in x (or the sum of its weights)."""
-    x = _asarray(x)
+    x = operand(x)
     if x.ndim != 1:
         raise ValueError("[bincount] object too deep for desired array" if x.ndim > 1 else
                          "[bincount] object of too small depth for desired array")
@@ -33,7 +33,7 @@ def bincount(x, weights=None, minlength=0):
         raise ValueError("[bincount] 'list' argument must have no negative elements")
     length = builtins.max(int(x.max()) + 1 if x.size else 0, minlength)
     if weights is not None:
-        weights = _asarray(weights)
+        weights = operand(weights)
         if weights.dtype.kind == "c":
             raise TypeError(f"[bincount] Cannot cast array data from {weights.dtype!r} to "
                             "dtype('float64') according to the rule 'safe'")
@@ -64,8 +64,8 @@ def _monotonic(bins):
 
 def digitize(x, bins, right=False):
     """Index of the bin each x falls in (bins increasing or decreasing)."""
-    x = _asarray(x)
-    bins = _asarray(bins)
+    x = operand(x)
+    bins = operand(bins)
     if x.dtype.kind == "c":
         raise TypeError("[digitize] x may not be complex")
     if bins.ndim != 1:
@@ -182,7 +182,8 @@ def _edges(a, bins, range_, weights, api):
             raise ValueError(f"[{api}] `bins` must be positive, when an integer")
         first, last = _range_of(a, range_, api)
         return _uniform_edges(a, first, last, count)
-    edges = _asarray(bins)
+    # Bin edges are a parameter, like index arrays: taken from the host on any device.
+    edges = asarray(bins, device=a.device)
     if edges.ndim != 1:
         raise ValueError(f"[{api}] `bins` must be 1d, when an array")
     if edges.size > 1 and builtins.bool(less(edges[1:], edges[:-1]).any()):
@@ -200,7 +201,7 @@ def _uniform_edges(a, first, last, count):
 
 def histogram_bin_edges(a, bins=10, range=None, weights=None):
     """The edges histogram() would use."""
-    a = _asarray(a).ravel()
+    a = operand(a).ravel()
     return _edges(a, bins, range, weights, "histogram_bin_edges")
 
 
@@ -216,9 +217,9 @@ def _bin_index(values, edges):
 
 def histogram(a, bins=10, range=None, density=None, weights=None):
     """(counts, edges) of a's values (flattened) over the bins."""
-    a = _asarray(a).ravel()
+    a = operand(a).ravel()
     if weights is not None:
-        weights = _asarray(weights).ravel()
+        weights = operand(weights).ravel()
         if weights.shape != a.shape:
             raise ValueError("[histogram] weights should have the same shape as a.")
     edges = _edges(a, bins, range, weights, "histogram")
@@ -243,7 +244,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     """Counts of the D-dimensional points of `sample` (N, D) over a grid of bins."""
     if isinstance(sample, (list, tuple)) and np.ndim(sample[0]) != 0:
         sample = _core_stack_columns(sample)  # NumPy: atleast_2d(sample).T
-    sample = _asarray(sample)
+    sample = operand(sample)
     if sample.ndim == 1:
         sample = sample.reshape(-1, 1)
     n, d = sample.shape
@@ -276,7 +277,7 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
         if n:
             _core._ufunc_at("add", counts, flat[inside], 1.0, True)
     else:
-        weights = _asarray(weights)
+        weights = operand(weights)
         counts = zeros(total, dtype="float64", device=sample.device)
         if n:
             _core._ufunc_at("add", counts, flat[inside], weights[inside].astype("float64"), True)
@@ -295,12 +296,12 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
 
 def _core_stack_columns(columns):
     from ._joining import stack
-    return stack([_asarray(c).ravel() for c in columns], axis=1)
+    return stack([operand(c).ravel() for c in columns], axis=1)
 
 
 def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
     """(counts, x edges, y edges) of the points (x[i], y[i])."""
-    x, y = _asarray(x), _asarray(y)
+    x, y = operand(x), operand(y)
     if x.shape != y.shape:
         raise ValueError("[histogram2d] x and y must have the same length")
     try:

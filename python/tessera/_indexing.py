@@ -10,9 +10,9 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._creation import arange, asarray, empty, zeros
+from ._creation import arange, asarray, empty, operand, zeros
 from ._manipulation import broadcast_shapes, broadcast_to
-from ._elementwise import (_asarray, add, can_cast, clip, equal, floor_divide,
+from ._elementwise import (add, can_cast, clip, equal, floor_divide,
                            greater_equal, less, logical_or, multiply, remainder, result_type,
                            where)
 
@@ -59,7 +59,7 @@ def _apply_mode(api, idx, n, mode):
 
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of `a` at `indices` along `axis` (None: of the flattened array)."""
-    a = _asarray(a)
+    a = operand(a)
     if axis is None:
         a, axis = a.ravel(), 0
     if a.ndim == 0:  # NumPy takes from a 0-d array as from its 1-d form, along 0 or -1
@@ -131,21 +131,21 @@ def _along_axis_key(api, arr, indices, axis):
 
 def take_along_axis(arr, indices, axis=-1):
     """arr[..., indices[i, j], ...]: values picked along `axis` by matching index arrays."""
-    arr = _asarray(arr)
-    source, key = _along_axis_key("take_along_axis", arr, _asarray(indices), axis)
+    arr = operand(arr)
+    source, key = _along_axis_key("take_along_axis", arr, operand(indices), axis)
     return source[key]
 
 
 def put_along_axis(arr, indices, values, axis):
     """The inverse of take_along_axis, in place."""
-    source, key = _along_axis_key("put_along_axis", arr, _asarray(indices), axis)
+    source, key = _along_axis_key("put_along_axis", arr, operand(indices), axis)
     source[key] = values
 
 
 def choose(a, choices, out=None, mode="raise"):
     """choices[a[i]][i] for every i, all broadcast together."""
     a = _index_array("choose", a, None)
-    choices = [_asarray(c) for c in choices]
+    choices = [operand(c) for c in choices]
     if not choices:
         raise ValueError("[choose] 0-length sequence.")
     n = len(choices)
@@ -165,7 +165,7 @@ def choose(a, choices, out=None, mode="raise"):
 
 def compress(condition, a, axis=None, out=None):
     """The slices of `a` along `axis` where `condition` (1-d) is true."""
-    a = _asarray(a)
+    a = operand(a)
     cond = asarray(condition, device=a.device)
     if cond.ndim != 1:
         raise ValueError("[compress] condition must be a 1-d array")
@@ -185,7 +185,7 @@ def compress(condition, a, axis=None, out=None):
 
 def extract(condition, arr):
     """The elements of arr where condition (same size) is non-zero, flattened."""
-    arr = _asarray(arr)
+    arr = operand(arr)
     return arr.ravel()[_core._flatnonzero(asarray(condition, device=arr.device).ravel())]
 
 
@@ -225,17 +225,17 @@ def putmask(a, mask, values):
 
 def nonzero(a):
     """Indices of the non-zero elements, one int64 array per dimension."""
-    return _core._nonzero(_asarray(a))
+    return _core._nonzero(operand(a))
 
 
 def flatnonzero(a):
     """Indices of the non-zero elements of the flattened array."""
-    return _core._flatnonzero(_asarray(a).ravel())
+    return _core._flatnonzero(operand(a).ravel())
 
 
 def argwhere(a):
     """Indices of the non-zero elements as rows: shape (count, ndim)."""
-    a = _asarray(a)
+    a = operand(a)
     if a.ndim == 0:
         count = builtins.int(builtins.bool(a))
         return zeros((count, 0), dtype="int64", device=a.device)
@@ -252,10 +252,10 @@ def select(condlist, choicelist, default=0):
         raise ValueError("[select] list of cases must be same length as list of conditions")
     if len(choicelist) == 0:
         raise ValueError("[select] select with an empty condition list is not possible")
-    choices = [c if isinstance(c, ndarray) else asarray(c) for c in choicelist]
+    choices = [operand(c) for c in choicelist]
     conds = []
     for i, c in enumerate(condlist):
-        c = c if isinstance(c, ndarray) else asarray(c)
+        c = operand(c)
         if c.dtype != bool:
             raise TypeError(f"[select] invalid entry {i} in condlist: should be boolean ndarray")
         conds.append(c)
@@ -270,8 +270,8 @@ def searchsorted(a, v, side="left", sorter=None):
     """Where each of v goes in the sorted 1-d a to keep it sorted."""
     if side not in ("left", "right"):
         raise ValueError(f"[searchsorted] side must be 'left' or 'right' (got {side!r})")
-    a = _asarray(a)
-    values = asarray(v, device=a.device)
+    a = operand(a)
+    values = operand(v)
     order = None if sorter is None else asarray(sorter, device=a.device)
     if order is not None and order.ndim != 1:
         raise TypeError(f"[searchsorted] sorter must be 1-d, got {order.ndim}-d")
@@ -375,7 +375,7 @@ def diag_indices(n, ndim=2):
 
 
 def diag_indices_from(arr):
-    arr = _asarray(arr)
+    arr = operand(arr)
     if arr.ndim < 2:
         raise ValueError("[diag_indices_from] input array must be at least 2-d")
     if builtins.any(s != arr.shape[0] for s in arr.shape):
@@ -402,14 +402,14 @@ def triu_indices(n, k=0, m=None):
 
 
 def tril_indices_from(arr, k=0):
-    arr = _asarray(arr)
+    arr = operand(arr)
     if arr.ndim != 2:
         raise ValueError("[tril_indices_from] input array must be 2-d")
     return tril_indices(arr.shape[-2], k, arr.shape[-1])
 
 
 def triu_indices_from(arr, k=0):
-    arr = _asarray(arr)
+    arr = operand(arr)
     if arr.ndim != 2:
         raise ValueError("[triu_indices_from] input array must be 2-d")
     return triu_indices(arr.shape[-2], k, arr.shape[-1])

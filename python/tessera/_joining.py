@@ -11,8 +11,8 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._creation import arange, asarray, empty, zeros
-from ._elementwise import _asarray, can_cast, result_type
+from ._creation import arange, asarray, empty, operand, zeros
+from ._elementwise import can_cast, result_type
 from ._manipulation import (atleast_1d, atleast_2d, atleast_3d, broadcast_to, expand_dims,
                             moveaxis)
 
@@ -55,7 +55,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Joins arrays along an existing axis (None: flattened first)."""
     if isinstance(arrays, ndarray):
         arrays = list(arrays)
-    arrays = [_asarray(a) for a in arrays]
+    arrays = [operand(a) for a in arrays]
     if not arrays:
         raise ValueError("[concatenate] need at least one array to concatenate")
     if out is not None and dtype is not None:
@@ -101,7 +101,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     """Joins same-shaped arrays along a new axis."""
-    arrays = [_asarray(a) for a in arrays]
+    arrays = [operand(a) for a in arrays]
     if not arrays:
         raise ValueError("[stack] need at least one array to stack")
     if builtins.any(a.shape != arrays[0].shape for a in arrays):
@@ -132,7 +132,7 @@ def column_stack(tup):
     """1-d arrays as columns of a 2-d array; 2-d arrays as they are."""
     arrays = []
     for a in tup:
-        a = _asarray(a)
+        a = operand(a)
         arrays.append(a.reshape(-1, 1) if a.ndim < 2 else a)
     return concatenate(arrays, 1)
 
@@ -140,7 +140,7 @@ def column_stack(tup):
 def array_split(ary, indices_or_sections, axis=0):
     """Views of `ary` cut along `axis` into sections (sizes differing by at most one) or at
     the given indices."""
-    ary = _asarray(ary)
+    ary = operand(ary)
     axis = _axis("array_split", axis, ary.ndim) if ary.ndim else axis
     n = ary.shape[axis]
     try:
@@ -159,7 +159,7 @@ def array_split(ary, indices_or_sections, axis=0):
 
 def split(ary, indices_or_sections, axis=0):
     """array_split, requiring equal sections when a number is given."""
-    ary = _asarray(ary)
+    ary = operand(ary)
     try:
         sections = operator.index(indices_or_sections)
     except TypeError:
@@ -171,21 +171,21 @@ def split(ary, indices_or_sections, axis=0):
 
 
 def hsplit(ary, indices_or_sections):
-    ary = _asarray(ary)
+    ary = operand(ary)
     if ary.ndim == 0:
         raise ValueError("[hsplit] hsplit only works on arrays of 1 or more dimensions")
     return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
 
 
 def vsplit(ary, indices_or_sections):
-    ary = _asarray(ary)
+    ary = operand(ary)
     if ary.ndim < 2:
         raise ValueError("[vsplit] vsplit only works on arrays of 2 or more dimensions")
     return split(ary, indices_or_sections, 0)
 
 
 def dsplit(ary, indices_or_sections):
-    ary = _asarray(ary)
+    ary = operand(ary)
     if ary.ndim < 3:
         raise ValueError("[dsplit] dsplit only works on arrays of 3 or more dimensions")
     return split(ary, indices_or_sections, 2)
@@ -193,7 +193,7 @@ def dsplit(ary, indices_or_sections):
 
 def tile(A, reps):
     """A repeated `reps` times along each axis: one copy out of a broadcast view."""
-    A = _asarray(A)
+    A = operand(A)
     reps = (reps,) if np.ndim(reps) == 0 else tuple(reps)
     reps = tuple(_int("tile", r) for r in reps)
     nd = builtins.max(A.ndim, len(reps))
@@ -210,7 +210,7 @@ def tile(A, reps):
 
 def repeat(a, repeats, axis=None):
     """Each element repeated `repeats` times (a number, or one count per element)."""
-    a = _asarray(a)
+    a = operand(a)
     if axis is None or a.ndim == 0:
         a = a.ravel()
         axis = 0 if axis is None else axis
@@ -243,7 +243,7 @@ def repeat(a, repeats, axis=None):
 
 def flip(m, axis=None):
     """A view with the order of elements reversed along `axis` (None: all axes)."""
-    m = _asarray(m)
+    m = operand(m)
     if axis is None:
         return m[(slice(None, None, -1),) * m.ndim]
     axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
@@ -257,14 +257,14 @@ def flip(m, axis=None):
 
 
 def fliplr(m):
-    m = _asarray(m)
+    m = operand(m)
     if m.ndim < 2:
         raise ValueError("[fliplr] Input must be >= 2-d.")
     return m[:, ::-1]
 
 
 def flipud(m):
-    m = _asarray(m)
+    m = operand(m)
     if m.ndim < 1:
         raise ValueError("[flipud] Input must be >= 1-d.")
     return m[::-1]
@@ -272,7 +272,7 @@ def flipud(m):
 
 def roll(a, shift, axis=None):
     """Elements shifted cyclically along `axis` (None: of the flattened array)."""
-    a = _asarray(a)
+    a = operand(a)
     if axis is None:
         return roll(a.ravel(), shift, 0).reshape(a.shape)
     axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
@@ -302,7 +302,7 @@ def roll(a, shift, axis=None):
 
 def rot90(m, k=1, axes=(0, 1)):
     """A view rotated by 90 degrees k times in the plane of `axes`."""
-    m = _asarray(m)
+    m = operand(m)
     axes = tuple(axes)
     if len(axes) != 2:
         raise ValueError("[rot90] len(axes) must be 2.")
@@ -324,8 +324,8 @@ def rot90(m, k=1, axes=(0, 1)):
 
 def append(arr, values, axis=None):
     """arr and values joined (flattened when axis is None)."""
-    arr = _asarray(arr)
-    values = _asarray(values)
+    arr = operand(arr)
+    values = operand(values)
     if axis is None:
         return concatenate((arr.ravel(), values.ravel()), 0)
     return concatenate((arr, values), axis)
@@ -338,7 +338,7 @@ def _host_index(obj):
 
 def delete(arr, obj, axis=None):
     """A copy without the elements at `obj` (indices, a slice or a mask) along `axis`."""
-    arr = _asarray(arr)
+    arr = operand(arr)
     if axis is None:
         arr, axis = arr.ravel(), 0
     axis = _axis("delete", axis, arr.ndim)
@@ -370,7 +370,7 @@ def delete(arr, obj, axis=None):
 def insert(arr, obj, values, axis=None):
     """A copy with `values` inserted before the positions `obj` along `axis` (NumPy's
     rules: one position takes a block of values, several take one each)."""
-    arr = _asarray(arr)
+    arr = operand(arr)
     if axis is None:
         arr, axis = arr.ravel(), 0
     axis = _axis("insert", axis, arr.ndim)
@@ -432,7 +432,7 @@ def insert(arr, obj, values, axis=None):
 
 def resize(a, new_shape):
     """A new array of `new_shape` filled with a's elements, repeated cyclically."""
-    a = _asarray(a)
+    a = operand(a)
     new_shape = (new_shape,) if isinstance(new_shape, int) else tuple(new_shape)
     if builtins.any(s < 0 for s in new_shape):
         raise ValueError("[resize] all elements of `new_shape` must be non-negative")
@@ -447,7 +447,7 @@ def trim_zeros(filt, trim="fb", axis=None):
     """filt without its leading ('f') and/or trailing ('b') zeros: along `axis` (an int or
     a tuple), or the bounding box of the non-zeros along every axis when None. A list
     comes back a list, as NumPy slices the object it was given."""
-    t = _asarray(filt)
+    t = operand(filt)
     trim = trim.lower()
     if trim not in ("fb", "bf", "f", "b"):
         raise ValueError(f"[trim_zeros] unexpected character(s) in `trim`: {trim!r}")

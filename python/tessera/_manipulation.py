@@ -5,7 +5,7 @@ import numpy as np
 
 from . import _core
 from ._convert import index, prefixed
-from ._creation import asarray
+from ._creation import operand
 
 ndarray = _core.ndarray
 
@@ -13,20 +13,20 @@ ndarray = _core.ndarray
 def reshape(a, /, shape=None, order="C", *, copy=None):
     if shape is None:
         raise TypeError("[reshape] missing the shape")
-    return asarray(a).reshape(shape, order=order, copy=copy)
+    return operand(a).reshape(shape, order=order, copy=copy)
 
 
 def ravel(a, order="C"):
-    return asarray(a).ravel(order)
+    return operand(a).ravel(order)
 
 
 def transpose(a, axes=None):
-    a = asarray(a)
+    a = operand(a)
     return a.transpose() if axes is None else a.transpose(axes)
 
 
 def matrix_transpose(x, /):
-    return asarray(x).mT
+    return operand(x).mT
 
 
 def permute_dims(a, axes=None):
@@ -34,7 +34,7 @@ def permute_dims(a, axes=None):
 
 
 def swapaxes(a, axis1, axis2):
-    return asarray(a).swapaxes(axis1, axis2)
+    return operand(a).swapaxes(axis1, axis2)
 
 
 def _axis_list(axis, api):
@@ -43,15 +43,15 @@ def _axis_list(axis, api):
 
 
 def moveaxis(a, source, destination):
-    return asarray(a)._moveaxis(_axis_list(source, "moveaxis"), _axis_list(destination, "moveaxis"))
+    return operand(a)._moveaxis(_axis_list(source, "moveaxis"), _axis_list(destination, "moveaxis"))
 
 
 def expand_dims(a, axis):
-    return asarray(a)._expand_dims(_axis_list(axis, "expand_dims"))
+    return operand(a)._expand_dims(_axis_list(axis, "expand_dims"))
 
 
 def squeeze(a, axis=None):
-    return asarray(a).squeeze(axis)
+    return operand(a).squeeze(axis)
 
 
 def broadcast_shapes(*shapes):
@@ -64,14 +64,14 @@ def broadcast_shapes(*shapes):
 def broadcast_to(array, shape):
     """A read-only view of `array` broadcast to `shape`."""
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    out = asarray(array)._broadcast_to(shape)
+    out = operand(array)._broadcast_to(shape)
     out._writeable = False
     return out
 
 
 def broadcast_arrays(*args):
     """Views of the arguments broadcast against each other (writeable, as in NumPy 2)."""
-    arrays = [asarray(a) for a in args]
+    arrays = [operand(a) for a in args]
     try:
         shape = np.broadcast_shapes(*(a.shape for a in arrays))
     except ValueError as error:
@@ -88,7 +88,7 @@ def broadcast_arrays(*args):
 def _atleast(arrays, ndim, raise_rank):
     out = []
     for a in arrays:
-        a = asarray(a)
+        a = operand(a)
         out.append(raise_rank(a) if a.ndim < ndim else a)
     return out[0] if len(out) == 1 else tuple(out)  # NumPy: one array alone, else a tuple
 
@@ -111,14 +111,15 @@ def atleast_3d(*arys):
     return _atleast(arys, 3, raise_rank)
 
 
+# The shape of NumPy data is read on the host: no copy, on any device.
 def shape(a):
-    return asarray(a).shape
+    return a.shape if isinstance(a, ndarray) else np.shape(a)
 
 
 def ndim(a):
-    return asarray(a).ndim
+    return a.ndim if isinstance(a, ndarray) else np.ndim(a)
 
 
 def size(a, axis=None):
-    a = asarray(a)
+    a = a if isinstance(a, ndarray) else np.asarray(a)
     return a.size if axis is None else a.shape[axis]

@@ -5,8 +5,8 @@ runs on the array's device."""
 import operator
 
 from ._core import ndarray
-from ._creation import arange, zeros
-from ._elementwise import _asarray, greater_equal, subtract, where
+from ._creation import arange, operand, zeros
+from ._elementwise import greater_equal, subtract, where
 from ._manipulation import broadcast_shapes, broadcast_to
 
 
@@ -25,7 +25,7 @@ def _triangle_mask(m, k):
 
 def tril(m, k=0):
     """m with the elements above the k-th diagonal zeroed (over the last two axes)."""
-    m = _asarray(m)
+    m = operand(m)
     if m.ndim < 2:
         m = broadcast_to(m, (m.shape[0], m.shape[0]) if m.ndim else (1, 1))
     return where(_triangle_mask(m, operator.index(k)), m, zeros(1, dtype=m.dtype))
@@ -33,7 +33,7 @@ def tril(m, k=0):
 
 def triu(m, k=0):
     """m with the elements below the k-th diagonal zeroed (over the last two axes)."""
-    m = _asarray(m)
+    m = operand(m)
     if m.ndim < 2:
         m = broadcast_to(m, (m.shape[0], m.shape[0]) if m.ndim else (1, 1))
     return where(_triangle_mask(m, operator.index(k) - 1), zeros(1, dtype=m.dtype), m)
@@ -45,12 +45,12 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
         offset, axis1, axis2 = (operator.index(v) for v in (offset, axis1, axis2))
     except TypeError as error:
         raise TypeError(f"[diagonal] {error}") from None
-    return _asarray(a)._diagonal(offset, axis1, axis2)
+    return operand(a)._diagonal(offset, axis1, axis2)
 
 
 def diag(v, k=0):
     """The k-th diagonal of a 2-d array, or a 2-d array with the 1-d v on its k-th diagonal."""
-    v = _asarray(v)
+    v = operand(v)
     k = operator.index(k)
     if v.ndim == 2:
         return diagonal(v, k)
@@ -65,7 +65,7 @@ def diag(v, k=0):
 
 def diagflat(v, k=0):
     """A 2-d array with the flattened v on its k-th diagonal."""
-    return diag(_asarray(v).ravel(), k)
+    return diag(operand(v).ravel(), k)
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
@@ -78,7 +78,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if indexing not in ("xy", "ij"):
         raise ValueError("[meshgrid] Valid values for `indexing` are 'xy' and 'ij'.")
     nd = len(xi)
-    vectors = [_asarray(x).ravel() for x in xi]
+    vectors = [operand(x).ravel() for x in xi]
     shapes = []
     for i, x in enumerate(vectors):
         shape = [1] * nd

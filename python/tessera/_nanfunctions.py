@@ -7,7 +7,8 @@ import builtins
 import numpy as np
 
 from . import _core, _reduction
-from ._elementwise import _asarray, isnan, logical_not, subtract
+from ._creation import operand
+from ._elementwise import isnan, logical_not, subtract
 from ._elementwise import where as _select  # `where` is also an argument name here
 
 
@@ -17,7 +18,7 @@ def _inexact(a):
 
 def _replace_nan(a, value):
     """(a with NaN replaced by value, the NaN mask), or (a, None) for non-inexact a."""
-    a = _asarray(a)
+    a = operand(a)
     if not _inexact(a):
         return a, None
     mask = isnan(a)
@@ -51,7 +52,7 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 
 def _fold_ignoring_nan(op, plain, api, a, axis, out, keepdims, initial, where):
-    a = _asarray(a)
+    a = operand(a)
     if not _inexact(a):
         return plain(a, axis, out, keepdims, initial, where)
     # fmax/fmin skip NaN, and give NaN only where a slice is all NaN, as NumPy's nanmax.
@@ -74,7 +75,7 @@ def nanmin(a, axis=None, out=None, keepdims=False, initial=_reduction._NoValue, 
 
 
 def _nan_arg(api, fill, plain, a, axis, out, keepdims):
-    a = _asarray(a)
+    a = operand(a)
     if not _inexact(a):
         return plain(a, axis, out, keepdims=keepdims)
     replaced, mask = _replace_nan(a, fill)
@@ -128,7 +129,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
     _check_inexact("nanvar", dtype, out)
     count = _reduction.sum(logical_not(mask), axis, "int64", None, True, where=where)
     if mean is not None:
-        average = _asarray(mean)
+        average = operand(mean)
     else:
         average = _reduction.sum(arr, axis, dtype, None, True, where=where)
         average = _divide_in_place(average, count, None)

@@ -9,8 +9,8 @@ import operator
 import numpy as np
 
 from . import _core
-from ._creation import arange, asarray, zeros
-from ._elementwise import (_asarray, add, clip, conjugate, divide, equal, isnan, multiply,
+from ._creation import arange, asarray, operand, zeros
+from ._elementwise import (add, clip, conjugate, divide, equal, isnan, multiply,
                            subtract, where)
 from ._joining import concatenate, stack
 from ._manipulation import moveaxis
@@ -18,13 +18,13 @@ from ._manipulation import moveaxis
 
 def outer(a, b, out=None):
     """a[i] * b[j] for the flattened a and b."""
-    a, b = _asarray(a).ravel(), _asarray(b).ravel()
+    a, b = operand(a).ravel(), operand(b).ravel()
     return multiply(a.reshape(-1, 1), b.reshape(1, -1), out=out)
 
 
 def kron(a, b):
     """The Kronecker product: blocks a[i, j] * b."""
-    a, b = _asarray(a), _asarray(b)
+    a, b = operand(a), operand(b)
     nd = builtins.max(a.ndim, b.ndim)
     a = a.reshape((1,) * (nd - a.ndim) + a.shape)
     b = b.reshape((1,) * (nd - b.ndim) + b.shape)
@@ -39,8 +39,8 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """The cross product of 2- or 3-vectors along the given axes."""
     if axis is not None:
         axisa = axisb = axisc = axis
-    a = moveaxis(_asarray(a), axisa, -1)
-    b = moveaxis(_asarray(b), axisb, -1)
+    a = moveaxis(operand(a), axisa, -1)
+    b = moveaxis(operand(b), axisb, -1)
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("[cross] incompatible dimensions for cross product\n(dimension must "
                          "be 2 or 3)")
@@ -69,7 +69,7 @@ def _sliding(a, count, m):
 
 def correlate(a, v, mode="valid"):
     """Cross-correlation of two 1-d sequences: c[k] = sum_n a[n + k] * conj(v[n])."""
-    a, v = _asarray(a), _asarray(v)
+    a, v = operand(a), operand(v)
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("[correlate] object too deep for desired array")
     if a.size == 0:
@@ -101,8 +101,8 @@ def correlate(a, v, mode="valid"):
 
 def convolve(a, v, mode="full"):
     """Discrete linear convolution of two 1-d sequences."""
-    a, v = _asarray(a).reshape(-1) if np.ndim(a) == 0 else _asarray(a), \
-        _asarray(v).reshape(-1) if np.ndim(v) == 0 else _asarray(v)
+    a, v = operand(a).reshape(-1) if np.ndim(a) == 0 else operand(a), \
+        operand(v).reshape(-1) if np.ndim(v) == 0 else operand(v)
     if a.ndim != 1 or v.ndim != 1:
         raise ValueError("[convolve] object too deep for desired array")
     if v.size == 0:
@@ -123,11 +123,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     NumPy's formula; one variable gives a 0-d result (NumPy squeezes)."""
     if ddof is not None and ddof != int(ddof):
         raise ValueError("[cov] ddof must be integer")
-    m = _asarray(m)
+    m = operand(m)
     if m.ndim > 2:
         raise ValueError("[cov] m has more than 2 dimensions")
     if y is not None:
-        y = _asarray(y)
+        y = operand(y)
         if y.ndim > 2:
             raise ValueError("[cov] y has more than 2 dimensions")
     if dtype is None:
@@ -147,7 +147,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
         ddof = 0 if bias else 1
     w = None
     if fweights is not None:
-        fw = _asarray(fweights).astype("float64")
+        fw = operand(fweights).astype("float64")
         if builtins.bool((fw != fw.round()).any()):
             raise TypeError("[cov] fweights must be integer")
         if fw.ndim > 1:
@@ -158,7 +158,7 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             raise ValueError("[cov] fweights cannot be negative")
         w = fw
     if aweights is not None:
-        aw = _asarray(aweights).astype("float64")
+        aw = operand(aweights).astype("float64")
         if aw.ndim > 1:
             raise RuntimeError("[cov] cannot handle multidimensional aweights")
         if aw.shape[0] != X.shape[1]:
@@ -211,9 +211,9 @@ def _diagonal_index(n):
 
 def interp(x, xp, fp, left=None, right=None, period=None):
     """Piecewise-linear interpolation of the points (xp, fp) at x, as NumPy computes it."""
-    x = _asarray(x)
-    xp = _asarray(xp)
-    fp = _asarray(fp)
+    x = operand(x)
+    xp = operand(xp)
+    fp = operand(fp)
     if x.dtype.kind == "c" or xp.dtype.kind == "c":
         raise TypeError("[interp] Cannot cast array data from dtype('complex128') to "
                         "dtype('float64') according to the rule 'safe'")
@@ -265,7 +265,7 @@ def interp(x, xp, fp, left=None, right=None, period=None):
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """Integral of y along `axis` by the trapezoidal rule (spacing x or dx)."""
-    y = _asarray(y)
+    y = operand(y)
     axis = operator.index(axis)
     nd = y.ndim
     if nd == 0:
@@ -277,7 +277,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     if x is None:
         d = dx
     else:
-        x = _asarray(x)
+        x = operand(x)
         if x.ndim == 1:
             d = x[1:] - x[:-1]
             shape = [1] * nd
@@ -291,7 +291,7 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
 def gradient(f, *varargs, axis=None, edge_order=1):
     """Second-order central differences inside, first- or second-order one-sided ones at
     the ends, for uniform or coordinate spacings (NumPy's formulas)."""
-    f = _asarray(f)
+    f = operand(f)
     if f.dtype == bool:
         raise TypeError("[gradient] numpy boolean subtract, the `-` operator, is not "
                         "supported, use the bitwise_xor, the `^` operator, or the "
@@ -331,7 +331,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
             return (slice(None),) * ax + (s,)
         uniform = np.ndim(h) == 0
         if not uniform:
-            h = _asarray(h).astype("float64")
+            h = operand(h).astype("float64")
             if h.ndim != 1 or h.shape[0] != length:
                 raise ValueError("[gradient] when 1d, distances must match the length of the "
                                  "corresponding dimension")

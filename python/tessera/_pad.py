@@ -7,8 +7,7 @@ import itertools
 import numpy as np
 
 from . import _reduction
-from ._creation import empty, linspace
-from ._elementwise import _asarray
+from ._creation import empty, linspace, operand
 from ._manipulation import moveaxis
 from ._quantiles import median
 
@@ -151,7 +150,7 @@ def _set_wrap_both(padded, axis, widths, original_period):
 
 def pad(array, pad_width, mode="constant", **kwargs):
     """array padded by pad_width ((before, after) per axis) in the given mode."""
-    array = _asarray(array)
+    array = operand(array)
     widths_host = np.asarray(pad_width.get() if hasattr(pad_width, "get") else pad_width)
     if widths_host.dtype.kind not in "iu":
         raise TypeError("[pad] `pad_width` must be of integral type.")

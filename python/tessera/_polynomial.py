@@ -8,8 +8,8 @@ import warnings
 import numpy as np
 
 from ._core import ndarray
-from ._creation import arange, asarray, ones, zeros, zeros_like
-from ._elementwise import _asarray, divide, multiply, sqrt
+from ._creation import arange, asarray, ones, operand, zeros, zeros_like
+from ._elementwise import divide, multiply, sqrt
 from ._joining import concatenate
 from ._numerics import convolve
 
@@ -18,12 +18,12 @@ __all__ = ["poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit", "polyin
 
 
 def _coefficients(p):
-    return p.coeffs if isinstance(p, poly1d) else _asarray(p)
+    return p.coeffs if isinstance(p, poly1d) else operand(p)
 
 
 def vander(x, N=None, increasing=False):
     """The Vandermonde matrix: columns x**(N-1), ..., x, 1 (reversed when increasing)."""
-    x = _asarray(x)
+    x = operand(x)
     if x.ndim != 1:
         raise ValueError("[vander] x must be a one-dimensional array or sequence.")
     n = x.shape[0] if N is None else int(N)
@@ -43,7 +43,7 @@ def polyval(p, x):
             result = result * x + c
         return result
     p = _coefficients(p)
-    x = _asarray(x)
+    x = operand(x)
     y = zeros_like(x)
     for i in range(p.shape[0]):
         y = y * x + p[i]
@@ -54,8 +54,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     """The least-squares polynomial fit of degree deg (highest power first)."""
     from .linalg import inv, lstsq
     order = int(deg) + 1
-    x = _asarray(x) + 0.0
-    y = _asarray(y) + 0.0
+    x = operand(x) + 0.0
+    y = operand(y) + 0.0
     if deg < 0:
         raise ValueError("[polyfit] expected deg >= 0")
     if x.ndim != 1:
@@ -71,7 +71,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     lhs = vander(x, order)
     rhs = y
     if w is not None:
-        w = _asarray(w) + 0.0
+        w = operand(w) + 0.0
         if w.ndim != 1:
             raise TypeError("[polyfit] expected a 1-d array for weights")
         if w.shape[0] != y.shape[0]:
@@ -133,7 +133,7 @@ def poly(seq_of_zeros):
     """The coefficients of the monic polynomial with these roots (or the characteristic
     polynomial of a square matrix)."""
     from .linalg import eigvals
-    zeros_ = _asarray(seq_of_zeros)
+    zeros_ = operand(seq_of_zeros)
     zeros_ = zeros_.reshape(1) if zeros_.ndim == 0 else zeros_
     shape = zeros_.shape
     if len(shape) == 2 and shape[0] == shape[1] and shape[0] != 0:
@@ -168,7 +168,7 @@ def polyadd(a1, a2):
     """The sum of two polynomials."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
     a1, a2 = np.atleast_1d(_coefficients(a1)), np.atleast_1d(_coefficients(a2))
-    a1, a2 = _asarray(a1), _asarray(a2)
+    a1, a2 = operand(a1), operand(a2)
     diff = a2.shape[0] - a1.shape[0]
     if diff > 0:
         a1 = concatenate((zeros(diff, dtype=a1.dtype), a1))
@@ -181,7 +181,7 @@ def polyadd(a1, a2):
 def polysub(a1, a2):
     """The difference of two polynomials."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
-    a1, a2 = _asarray(np.atleast_1d(_coefficients(a1))), _asarray(np.atleast_1d(_coefficients(a2)))
+    a1, a2 = operand(np.atleast_1d(_coefficients(a1))), operand(np.atleast_1d(_coefficients(a2)))
     diff = a2.shape[0] - a1.shape[0]
     if diff > 0:
         a1 = concatenate((zeros(diff, dtype=a1.dtype), a1))
@@ -230,7 +230,7 @@ def polyder(p, m=1):
     if m < 0:
         raise ValueError("[polyder] Order of derivative must be positive (see polyint)")
     truepoly = isinstance(p, poly1d)
-    p = _asarray(_coefficients(p))
+    p = operand(_coefficients(p))
     n = p.shape[0] - 1
     y = multiply(p[:-1], arange(n, 0, -1))
     result = y if m == 1 else polyder(y, m - 1) if m > 1 else p
@@ -250,7 +250,7 @@ def polyint(p, m=1, k=None):
     if len(k) < m:
         raise ValueError("[polyint] k must be a scalar or a rank-1 array of length 1 or >m.")
     truepoly = isinstance(p, poly1d)
-    p = _asarray(_coefficients(p))
+    p = operand(_coefficients(p))
     if m == 0:
         return poly1d(p) if truepoly else p
     y = concatenate((divide(p, arange(p.shape[0], 0, -1)), asarray(k[:1], dtype=None)))
@@ -272,7 +272,7 @@ class poly1d:
             return
         if r:
             c_or_r = poly(c_or_r)
-        c = _asarray(c_or_r)
+        c = operand(c_or_r)
         if c.ndim > 1:
             raise ValueError("[poly1d] Polynomial must be 1d only.")
         c = c.reshape(-1) if c.ndim == 0 else c

@@ -12,7 +12,8 @@ import numpy as np
 from . import _core
 from ._core import ndarray
 from . import _elementwise
-from ._elementwise import _asarray, conjugate, multiply
+from ._creation import operand
+from ._elementwise import conjugate, multiply
 from ._joining import _axis
 from ._manipulation import broadcast_to, moveaxis
 
@@ -50,7 +51,7 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
                         f"got {type(out).__name__}")
     if signature is not None:
         raise NotImplementedError("[matmul] signature= is not supported; use dtype=")
-    a, b = _asarray(x1), _asarray(x2)
+    a, b = operand(x1), operand(x2)
     if axis is not None:
         axes = [(axis,), (axis,), ()]
     if axes is None:
@@ -100,7 +101,7 @@ def _imatmul_operator(self, other):
 def dot(a, b, out=None):
     """numpy.dot: a product for 0-d operands, matmul when b has at most 2 dimensions, else
     the sum over a's last axis and b's second-to-last."""
-    a, b = _asarray(a), _asarray(b)
+    a, b = operand(a), operand(b)
     if a.ndim == 0 or b.ndim == 0:
         result = multiply(a, b)
     elif b.ndim <= 2:
@@ -119,7 +120,7 @@ def dot(a, b, out=None):
 
 def vdot(a, b, /):
     """The dot product of the flattened arrays, conjugating the first."""
-    a, b = _asarray(a).ravel(), _asarray(b).ravel()
+    a, b = operand(a).ravel(), operand(b).ravel()
     if a.size != b.size:
         raise ValueError(f"[vdot] vectors have different lengths: {a.size} and {b.size}")
     if a.dtype.kind == "c":
@@ -129,7 +130,7 @@ def vdot(a, b, /):
 
 def inner(a, b, /):
     """The sum over the last axes of a and b of their products (0-d operands multiply)."""
-    a, b = _asarray(a), _asarray(b)
+    a, b = operand(a), operand(b)
     if a.ndim == 0 or b.ndim == 0:
         return multiply(a, b)
     if a.shape[-1] != b.shape[-1]:
@@ -157,7 +158,7 @@ def _tensordot_axes(axes):
 def tensordot(a, b, axes=2):
     """The sum of products over the given axes of a and b: the contracted axes are moved
     together, both operands become matrices, and one matmul does the sum."""
-    a, b = _asarray(a), _asarray(b)
+    a, b = operand(a), operand(b)
     axes_a, axes_b = _tensordot_axes(axes)
     if isinstance(axes, int) and axes < 0:
         raise ValueError(f"[tensordot] axes must be non-negative, got {axes}")
@@ -188,7 +189,7 @@ def tensordot(a, b, axes=2):
 
 def vecdot(x1, x2, /, *, axis=-1, out=None, dtype=None):
     """The dot product of vectors along `axis`, conjugating x1, broadcast over the rest."""
-    a, b = _asarray(x1), _asarray(x2)
+    a, b = operand(x1), operand(x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError("[vecdot] Input operand does not have enough dimensions (has 0, "
                          "gufunc core with signature (n),(n)->() requires 1)")
@@ -204,7 +205,7 @@ def vecdot(x1, x2, /, *, axis=-1, out=None, dtype=None):
 
 def matvec(x1, x2, /, *, out=None, dtype=None):
     """The matrix-vector product over the last axes, broadcast over the rest."""
-    a, b = _asarray(x1), _asarray(x2)
+    a, b = operand(x1), operand(x2)
     if a.ndim < 2 or b.ndim < 1:
         raise ValueError("[matvec] Input operand does not have enough dimensions (gufunc core "
                          "with signature (m,n),(n)->(m) requires 2 and 1)")
@@ -213,7 +214,7 @@ def matvec(x1, x2, /, *, out=None, dtype=None):
 
 def vecmat(x1, x2, /, *, out=None, dtype=None):
     """The vector-matrix product over the last axes, conjugating the vector."""
-    a, b = _asarray(x1), _asarray(x2)
+    a, b = operand(x1), operand(x2)
     if a.ndim < 1 or b.ndim < 2:
         raise ValueError("[vecmat] Input operand does not have enough dimensions (gufunc core "
                          "with signature (n),(n,m)->(m) requires 1 and 2)")
@@ -383,9 +384,9 @@ def _einsum_operands(operands):
     if not operands:
         raise ValueError("[einsum] No input operands")
     if isinstance(operands[0], str):
-        return operands[0], [_asarray(a) for a in operands[1:]]
+        return operands[0], [operand(a) for a in operands[1:]]
     subscripts, arrays = _interleaved(operands)
-    return subscripts, [_asarray(a) for a in arrays]
+    return subscripts, [operand(a) for a in arrays]
 
 
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):

@@ -10,9 +10,9 @@ import builtins
 import numpy as np
 
 from . import _core, _reduction
-from ._creation import asarray
+from ._creation import asarray, operand
 from ._creation import full
-from ._elementwise import (_asarray, add, ceil, clip, equal, floor, floor_divide,
+from ._elementwise import (add, ceil, clip, equal, floor, floor_divide,
                            greater_equal, isnan, less, logical_and, logical_not, multiply,
                            remainder, rint, subtract, where)
 from ._joining import concatenate
@@ -147,7 +147,7 @@ def _quantile_sorted(s, count, q, method, discrete_dtype):
 
 def _valid_weights(api, weights, a, axis):
     """weights broadcast to a's shape, checked as NumPy's _weights_are_valid."""
-    w = _asarray(weights)
+    w = operand(weights)
     if w.shape != a.shape:
         if axis is None:
             raise TypeError(f"[{api}] Axis must be specified when shapes of a and weights "
@@ -196,7 +196,7 @@ def _weighted_quantile(s_order, s, w_merged, q, ignore_nan):
 
 
 def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan, weights=None):
-    a = _asarray(a)
+    a = operand(a)
     if a.dtype.kind == "c":
         raise TypeError(f"[{api}] a must be an array of real numbers")
     if method not in _METHODS:
@@ -267,7 +267,7 @@ def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
 def percentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                keepdims=False, *, weights=None, interpolation=None):
     """The q-th percentiles (q in [0, 100])."""
-    q = _percent(q, _asarray(a), "percentile")
+    q = _percent(q, operand(a), "percentile")
     return _quantile("percentile", a, q, axis, out, keepdims, interpolation or method, False,
                      weights)
 
@@ -291,14 +291,14 @@ def nanquantile(a, q, axis=None, out=None, overwrite_input=False, method="linear
 def nanpercentile(a, q, axis=None, out=None, overwrite_input=False, method="linear",
                   keepdims=False, *, weights=None, interpolation=None):
     """percentile ignoring NaN."""
-    q = _percent(q, _asarray(a), "nanpercentile")
+    q = _percent(q, operand(a), "nanpercentile")
     return _quantile("nanpercentile", a, q, axis, out, keepdims, interpolation or method, True,
                      weights)
 
 
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """The middle value (mean of the two middle values) along the axes; NaN propagates."""
-    a = _asarray(a)
+    a = operand(a)
     merged, kept_shape, keep = _merged(a, axis, "median")
     n = merged.shape[-1]
     if 0 in kept_shape and isinstance(axis, tuple) and len(axis) > 1:
@@ -328,7 +328,7 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """median ignoring NaN (NaN for an all-NaN slice): the mean of each slice's middle
     non-NaN value(s), as NumPy's."""
-    a = _asarray(a)
+    a = operand(a)
     if a.size == 0:  # NumPy answers an empty input with nanmean's NaNs
         from ._nanfunctions import nanmean
         return nanmean(a, axis, out=out, keepdims=keepdims)

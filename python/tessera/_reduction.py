@@ -11,7 +11,8 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray, ufunc
-from ._elementwise import _asarray, not_equal, subtract
+from ._creation import operand
+from ._elementwise import not_equal, subtract
 
 
 # NumPy's "argument not given": initial=None means something else (start from the first
@@ -30,7 +31,7 @@ def _ufunc_reduce(self, array, axis=0, dtype=None, out=None, keepdims=False,
                   initial=_NoValue, where=True):
     """ufunc.reduce: folds `array` along `axis` (None: all, a tuple: several)."""
     initial, skip_identity = _initial(initial)
-    array = _asarray(array)
+    array = operand(array)
     return _core._reduce(self.__name__, array, _axis_of(array, axis), dtype, out,
                          builtins.bool(keepdims), initial, where, f"{self.__name__}.reduce",
                          skip_identity)
@@ -71,7 +72,7 @@ def _accumulate_dtype(dtype, out, a):
 def _ufunc_accumulate(self, array, axis=0, dtype=None, out=None):
     """ufunc.accumulate: the running reduction along one axis, in order."""
     api = f"{self.__name__}.accumulate"
-    array = _asarray(array)
+    array = operand(array)
     return _core._accumulate(self.__name__, array, _accumulate_axis(api, array, axis),
                              _accumulate_dtype(dtype, out, array), out, api)
 
@@ -92,7 +93,7 @@ def _ufunc_reduceat(self, array, indices, axis=0, dtype=None, out=None):
     api = f"{self.__name__}.reduceat"
     if self.nin != 2 or self.nout != 1:
         raise ValueError(f"[{api}] reduceat only supported for binary functions")
-    a = _asarray(array)
+    a = operand(array)
     if a.ndim == 0:
         raise TypeError(f"[{api}] cannot reduceat on a scalar")
     axis = _accumulate_axis(api, a, axis) % a.ndim
@@ -152,7 +153,7 @@ def _folding(op, api, a, axis, dtype, out, keepdims, initial, where):
     if isinstance(out, tuple):
         raise TypeError(f"[{api}] return arrays must be of ArrayType")
     initial, skip_identity = _initial(initial)
-    a = _asarray(a)
+    a = operand(a)
     return _core._reduce(op, a, _axis_of(a, axis), dtype, out, builtins.bool(keepdims), initial,
                          where, api, skip_identity)
 
@@ -193,19 +194,19 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range of values (max - min)."""
-    a = _asarray(a)
+    a = operand(a)
     return subtract(max(a, axis, None, keepdims), min(a, axis, None, keepdims), out=out)
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     """Number of non-zero elements (an int64 array; 0-d for a full count, as in CuPy)."""
-    a = _asarray(a)
+    a = operand(a)
     return _core._reduce("add", not_equal(a, 0), _axis_of(a, axis), "int64", None, builtins.bool(keepdims),
                          None, True, "count_nonzero")
 
 
 def _scan(op, api, a, axis, dtype, out):
-    a = _asarray(a)
+    a = operand(a)
     if axis is None or a.ndim == 0:
         a = a.ravel()
         axis = 0 if axis is None else axis
@@ -228,7 +229,7 @@ def cumprod(a, axis=None, dtype=None, out=None):
 
 
 def _cumulative(op, api, x, axis, dtype, include_initial):
-    x = _asarray(x)
+    x = operand(x)
     if x.ndim == 0:
         x = x.ravel()
     if isinstance(axis, tuple) and len(axis) == 1:
@@ -281,7 +282,7 @@ def _warn(message, depth=1):
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean: float64 for integer input; float16 is summed in float32."""
-    a = _asarray(a)
+    a = operand(a)
     result = _core._mean(a, axis, dtype, out, builtins.bool(keepdims), where)
     if where is True and _fewest(a, axis) == 0 and result.size:
         _warn("Mean of empty slice")
@@ -298,9 +299,9 @@ def _ddof(api, ddof, correction):
 
 def _variance(api, a, axis, dtype, out, ddof, keepdims, where, mean, correction, root):
     ddof = _ddof(api, ddof, correction)
-    a = _asarray(a)
+    a = operand(a)
     result = _core._var(a, axis, dtype, out, ddof, builtins.bool(keepdims), where, root,
-                        None if mean is None else _asarray(mean))
+                        None if mean is None else operand(mean))
     if where is True and ddof >= _fewest(a, axis) and result.size:
         _warn("Degrees of freedom <= 0 for slice", depth=2)
     return result
@@ -323,14 +324,14 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first largest element (of the flattened array when axis is None)."""
     if isinstance(out, tuple):
         raise TypeError("[argmax] return arrays must be of ArrayType")
-    return _core._argextreme(_asarray(a), axis, out, builtins.bool(keepdims), True)
+    return _core._argextreme(operand(a), axis, out, builtins.bool(keepdims), True)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the first smallest element (of the flattened array when axis is None)."""
     if isinstance(out, tuple):
         raise TypeError("[argmin] return arrays must be of ArrayType")
-    return _core._argextreme(_asarray(a), axis, out, builtins.bool(keepdims), False)
+    return _core._argextreme(operand(a), axis, out, builtins.bool(keepdims), False)
 
 
 def _install():

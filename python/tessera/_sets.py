@@ -7,8 +7,8 @@ import operator
 import numpy as np
 
 from . import _core
-from ._creation import arange, asarray, empty
-from ._elementwise import _asarray, isnan, logical_or, not_equal
+from ._creation import arange, asarray, empty, operand
+from ._elementwise import isnan, logical_or, not_equal
 from ._joining import concatenate
 from ._manipulation import moveaxis
 
@@ -17,9 +17,9 @@ def lexsort(keys, axis=-1):
     """Indices that sort by the last key, then the one before, ...: stable argsorts from the
     first key to the last."""
     if isinstance(keys, tuple) or isinstance(keys, list):
-        keys = [_asarray(k) for k in keys]
+        keys = [operand(k) for k in keys]
     else:
-        keys = _asarray(keys)
+        keys = operand(keys)
         if keys.ndim == 0:
             raise TypeError("[lexsort] need sequence of keys with len > 0 in lexsort")
         keys = [keys[i] for i in range(keys.shape[0])]
@@ -116,7 +116,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True, sorted=True):
     """The sorted unique values, and optionally where each first occurs, how to rebuild
     the input from them, and how often each occurs."""
-    ar = _asarray(ar)
+    ar = operand(ar)
     if axis is None:
         result = _unique_flat(ar.ravel(), return_index, return_inverse, return_counts,
                               equal_nan, ar.shape)

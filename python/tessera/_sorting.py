@@ -9,7 +9,7 @@ import numpy as np
 
 from . import _core
 from ._core import ndarray
-from ._elementwise import _asarray
+from ._creation import operand
 
 
 def _is_stable(api, kind, stable):
@@ -45,7 +45,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     """A sorted copy along `axis` (None: flattened); NaN sorts last."""
     stable = _is_stable("sort", kind, stable)
     _no_order("sort", order)
-    return _core._sort(_asarray(a), axis, stable)
+    return _core._sort(operand(a), axis, stable)
 
 
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
@@ -53,13 +53,13 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     every kind may return."""
     _is_stable("argsort", kind, stable)
     _no_order("argsort", order)
-    return _core._argsort(*_zero_d("argsort", _asarray(a), axis))
+    return _core._argsort(*_zero_d("argsort", operand(a), axis))
 
 
 def sort_complex(a):
     """A copy sorted along the last axis, as complex: NumPy's dtypes (complex64 for 8- and
     16-bit integers, complex128 for the other real dtypes)."""
-    b = _core._sort(_asarray(a), -1, False)
+    b = _core._sort(operand(a), -1, False)
     if b.dtype.kind == "c":
         return b
     return b.astype("complex64" if b.dtype.char in "bhBH" else "complex128")
@@ -106,7 +106,7 @@ def _kth(api, kth, n, size):
 def _partition_input(api, a, kth, axis, kind, order):
     _no_order(api, order)
     _selection(api, kind)
-    a = _asarray(a)
+    a = operand(a)
     if axis is None:
         a, axis = a.ravel(), -1
     if a.ndim == 0:
@@ -127,7 +127,7 @@ def partition(a, kth, axis=-1, kind="introselect", order=None):
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Indices that partition `a` (see partition): a stable argsort."""
-    a = _asarray(a)
+    a = operand(a)
     if a.ndim == 0:
         a, axis = _zero_d("argpartition", a, axis)
     a, axis = _partition_input("argpartition", a, kth, axis, kind, order)

@@ -6,21 +6,21 @@ import operator
 import numpy as np
 
 from . import _reduction
-from ._creation import asarray
-from ._elementwise import _asarray, multiply, not_equal, result_type, subtract
+from ._creation import asarray, operand
+from ._elementwise import multiply, not_equal, result_type, subtract
 from ._joining import concatenate
 from ._manipulation import broadcast_to
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """The (weighted) mean along the axes; with returned, also the sum of the weights."""
-    a = _asarray(a)
+    a = operand(a)
     if weights is None:
         avg = _reduction.mean(a, axis, keepdims=keepdims)
         scale = avg.dtype.type(a.size / builtins.max(avg.size, 1))
         scale = asarray(scale)
     else:
-        w = _asarray(weights)
+        w = operand(weights)
         if a.dtype.kind in "biu":
             dtype = result_type(a.dtype, w.dtype, "f8")
         else:
@@ -50,10 +50,10 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
 def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
     """The n-th discrete difference along `axis` (booleans: not_equal, as NumPy)."""
     if n == 0:
-        return _asarray(a)
+        return operand(a)
     if n < 0:
         raise ValueError(f"[diff] order must be non-negative but got {n!r}")
-    a = _asarray(a)
+    a = operand(a)
     if a.ndim == 0:
         raise ValueError("[diff] diff requires input that is at least one dimensional")
     axis = operator.index(axis)
@@ -66,7 +66,7 @@ def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
         if extra is np._NoValue:
             parts.append(None)
             continue
-        extra = _asarray(extra)
+        extra = operand(extra)
         if extra.ndim == 0:
             shape = list(a.shape)
             shape[axis] = 1

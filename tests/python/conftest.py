@@ -75,44 +75,7 @@ def assert_same(t, n, *, strides=False):
 
 # Known differences from NumPy, each named with its reason. strict=True: when tessera is
 # fixed, the test passes, the xfail fails, and the entry must be removed.
-_MATMUL_WARNINGS_ON_CUDA = ("matmul on a CUDA device does not report floating-point errors as "
-                            "warnings (the CPU's fused small products do, as NumPy)")
-_IMPLICIT_MOVE_ON_CUDA = ("functions other than the ufuncs (matmul, @, dot, concatenate, stack, "
-                          "isclose, array_equal, searchsorted, polyval, kron, linalg, sum, sort, "
-                          "fft, ...) move NumPy arrays and lists to a CUDA device implicitly; "
-                          "they must raise TypeError as the ufuncs do (CuPy; docs/cuda.md)")
-KNOWN_DIFFERENCES = {
-    "test_matmul_few_terms_warnings[cuda-overflow]": _MATMUL_WARNINGS_ON_CUDA,
-    "test_matmul_few_terms_warnings[cuda-inf-times-zero]": _MATMUL_WARNINGS_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-matmul]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-matmul_operator]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-dot]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-concatenate]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-stack]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-isclose]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-array_equal]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-searchsorted]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-polyval]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-kron]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-linalg_solve]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-sum_of_numpy]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-sort_of_list]":
-        _IMPLICIT_MOVE_ON_CUDA,
-    "test_functions_take_numpy_data_on_host_devices_only[cuda-fft_of_numpy]":
-        _IMPLICIT_MOVE_ON_CUDA,
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 def pytest_collection_modifyitems(config, items):

@@ -641,24 +641,29 @@ def test_repr_follows_print_options(device):
 # ------------------------------------------------ NumPy data is not moved to a device implicitly
 
 _N = np.arange(1.0, 7.0).reshape(2, 3)
-# (name, call(m, t, n)): n is NumPy data (a NumPy array or a list) given with, or instead of,
-# the tessera array t; m is numpy or tessera.
+# (name, (function named in the error, call(m, t, n))): n is NumPy data (a NumPy array or a
+# list) given with, or instead of, the tessera array t; m is numpy or tessera.
 HOST_DATA_CALLS = {
-    "where": lambda m, t, n: m.where(t > 2, t, n),
-    "matmul": lambda m, t, n: m.matmul(t, n.T),
-    "matmul_operator": lambda m, t, n: t @ n.T,
-    "dot": lambda m, t, n: m.dot(t, n[0]),
-    "concatenate": lambda m, t, n: m.concatenate([t, n]),
-    "stack": lambda m, t, n: m.stack([t, n]),
-    "isclose": lambda m, t, n: m.isclose(t, n),
-    "array_equal": lambda m, t, n: m.array_equal(t, n),
-    "searchsorted": lambda m, t, n: m.searchsorted(t[0], n[0]),
-    "polyval": lambda m, t, n: m.polyval(n[0], t),
-    "kron": lambda m, t, n: m.kron(t, n),
-    "linalg_solve": lambda m, t, n: m.linalg.solve(t[:, :2] + m.eye(2), n[:, 0]),
-    "sum_of_numpy": lambda m, t, n: m.sum(n, axis=0),
-    "sort_of_list": lambda m, t, n: m.sort(n.tolist()),
-    "fft_of_numpy": lambda m, t, n: m.fft.fft(n),
+    "where": ("where", lambda m, t, n: m.where(t > 2, t, n)),
+    "matmul": ("matmul", lambda m, t, n: m.matmul(t, n.T)),
+    "matmul_operator": ("matmul", lambda m, t, n: t @ n.T),
+    "dot": ("dot", lambda m, t, n: m.dot(t, n[0])),
+    "dot_method": ("dot", lambda m, t, n: t.dot(n[0])),
+    "concatenate": ("concatenate", lambda m, t, n: m.concatenate([t, n])),
+    "stack": ("stack", lambda m, t, n: m.stack([t, n])),
+    "vstack_of_lists": ("vstack", lambda m, t, n: m.vstack([t, n.tolist()])),
+    "isclose": ("isclose", lambda m, t, n: m.isclose(t, n)),
+    "array_equal": ("array_equal", lambda m, t, n: m.array_equal(t, n)),
+    "searchsorted": ("searchsorted", lambda m, t, n: m.searchsorted(t[0], n[0])),
+    "polyval": ("polyval", lambda m, t, n: m.polyval(n[0], t)),
+    "kron": ("kron", lambda m, t, n: m.kron(t, n)),
+    "linalg_solve": ("solve", lambda m, t, n: m.linalg.solve(t[:, :2] + m.eye(2), n[:, 0])),
+    "sum_of_numpy": ("sum", lambda m, t, n: m.sum(n, axis=0)),
+    "sort_of_list": ("sort", lambda m, t, n: m.sort(n.tolist())),
+    "fft_of_numpy": ("fft", lambda m, t, n: m.fft.fft(n)),
+    "reshape_of_numpy": ("reshape", lambda m, t, n: m.reshape(n, 6)),
+    "broadcast_arrays": ("broadcast_arrays", lambda m, t, n: m.broadcast_arrays(t, n[0])[1]),
+    "digitize_bins": ("digitize", lambda m, t, n: m.digitize(t, n[0])),
 }
 
 
@@ -666,8 +671,8 @@ HOST_DATA_CALLS = {
 def test_functions_take_numpy_data_on_host_devices_only(device, name):
     """On the CPU, NumPy data given to a function (beside a tessera array, or alone) is taken
     as NumPy takes it; on a CUDA device it is refused with TypeError ("not moved to cuda:0
-    implicitly"), as CuPy refuses it and docs/cuda.md says."""
-    call = HOST_DATA_CALLS[name]
+    implicitly") naming the function called, as CuPy refuses it and docs/cuda.md says."""
+    api, call = HOST_DATA_CALLS[name]
     t = tp.asarray(_N)
     if host_shared(device):
         got = call(tp, t, _N)
@@ -680,4 +685,54 @@ def test_functions_take_numpy_data_on_host_devices_only(device, name):
         return
     with pytest.raises(TypeError) as info:
         call(tp, t, _N)
-    assert "not moved to" in str(info.value), str(info.value)
+    assert str(info.value).startswith(f"[{api}] Unsupported type "), str(info.value)
+    assert f"NumPy data is not moved to {device} implicitly" in str(info.value)
+
+
+# (name, call(m, t)): a host parameter (indices, counts, quantiles, bin edges, values to write)
+# beside the tessera array t, taken from the host on every device as index arrays are.
+HOST_PARAMETER_CALLS = {
+    "take_indices": lambda m, t: m.take(t, [5, 0, 2]),
+    "repeat_counts": lambda m, t: m.repeat(t[0], [1, 0, 2]),
+    "roll_shifts": lambda m, t: m.roll(t, [1, -1], axis=[0, 1]),
+    "resize_shape": lambda m, t: m.resize(t, [3, 3]),
+    "quantile_q": lambda m, t: m.quantile(t, [0.25, 0.5]),
+    "percentile_q": lambda m, t: m.percentile(t, np.array([10.0, 90.0])),
+    "histogram_edges": lambda m, t: m.histogram(t, bins=[0.0, 2.5, 7.0])[0],
+    "compress_condition": lambda m, t: m.compress([True, False, True], t, axis=1),
+    "searchsorted_sorter": lambda m, t: m.searchsorted(t[0][::-1], t[1], sorter=[2, 1, 0]),
+    "ix_": lambda m, t: t[m.ix_([1, 0], [2, 0])],
+    "choose_index": lambda m, t: m.choose([[0, 1, 0], [1, 0, 1]], [t, -t]),
+}
+
+
+@pytest.mark.parametrize("name", list(HOST_PARAMETER_CALLS))
+def test_host_parameters_taken_on_every_device(device, name):
+    """Parameters that are host values by nature are taken from NumPy data and lists on every
+    device, the result on the device of the data (docs/cuda.md)."""
+    call = HOST_PARAMETER_CALLS[name]
+    got = call(tp, tp.asarray(_N))
+    assert isinstance(got, tp.ndarray) and got.device == device
+    np.testing.assert_array_equal(tp.asnumpy(got), call(np, _N))
+
+
+def test_values_written_and_random_parameters_from_the_host(device):
+    """Values written into an array, choice's p and distribution parameters are host values."""
+    t = tp.zeros(6)
+    tp.put(t, [0, 5], np.array([1.5, 2.5]))
+    tp.putmask(t, np.array([0, 1, 0, 0, 0, 0], bool), [7.0])
+    np.testing.assert_array_equal(tp.asnumpy(t), [1.5, 7.0, 0, 0, 0, 2.5])
+    drawn = tp.random.default_rng(5).choice(3, size=200, p=[0.0, 1.0, 0.0])
+    assert drawn.device == device and set(tp.asnumpy(drawn).tolist()) == {1}
+    scaled = tp.random.default_rng(5).normal([0.0, 100.0], np.array([0.0, 0.0]))
+    assert scaled.device == device
+    np.testing.assert_array_equal(tp.asnumpy(scaled), [0.0, 100.0])
+
+
+def test_shape_of_numpy_data_is_read_on_the_host(device):
+    """shape, ndim and size of NumPy data and lists: NumPy's answers, no copy, any device."""
+    ragged_free = [[1, 2, 3], [4, 5, 6]]
+    for x in (_N, ragged_free, np.float32(2.0), 3):
+        assert tp.shape(x) == np.shape(x) and tp.ndim(x) == np.ndim(x)
+        assert tp.size(x) == np.size(x)
+    assert tp.size(_N, 1) == 3 and tp.size(tp.asarray(_N), 0) == 2

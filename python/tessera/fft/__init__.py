@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 
 from .. import _core
-from .._creation import arange, zeros
-from .._elementwise import _asarray, conjugate, multiply
+from .._creation import arange, operand, zeros
+from .._elementwise import conjugate, multiply
 from .._joining import _axis, concatenate, roll
 
 __all__ = [
@@ -83,7 +83,7 @@ def _finish(result, out, api="fft"):
 
 
 def _one_axis(api, a, n, axis, real_output=False):
-    a = _asarray(a)
+    a = operand(a)
     if a.ndim == 0:
         raise np.exceptions.AxisError(f"[{api}] a 0-d array has no axis {axis} to transform")
     axis = _axis(api, axis, a.ndim)
@@ -139,7 +139,7 @@ def _half_kept(a, result):
 def hfft(a, n=None, axis=-1, norm=None, out=None):
     """The transform of a Hermitian-symmetric signal given by its first half: real."""
     norm = _norm(norm)
-    a = _asarray(a)
+    a = operand(a)
     return irfft(conjugate(a), n, axis, _SWAPPED[norm], out)
 
 
@@ -195,7 +195,7 @@ def _out_for_nd(api, a, s, axes, out):
 
 def _complex_nd(api, a, s, axes, norm, out, forward):
     norm = _norm(norm)
-    a = _asarray(a)
+    a = operand(a)
     s, axes = _shape_and_axes(api, a, s, axes)
     if not axes:
         return _finish(a.copy(), out, api)  # nothing to transform: NumPy returns the input
@@ -242,7 +242,7 @@ def _real_nd_axes(api, a, s, axes):
 def rfftn(a, s=None, axes=None, norm=None, out=None):
     """The N-dimensional transform of real input: the last axis keeps n//2+1 values."""
     norm = _norm(norm)
-    a = _asarray(a)
+    a = operand(a)
     s, axes = _real_nd_axes("rfftn", a, s, axes)
     _real_input("rfftn", a)
     _out_for_nd("rfftn", a, s, axes, out)
@@ -260,7 +260,7 @@ def rfftn(a, s=None, axes=None, norm=None, out=None):
 def irfftn(a, s=None, axes=None, norm=None, out=None):
     """The inverse of rfftn: real output of lengths s (the last default 2*(m-1))."""
     norm = _norm(norm)
-    a = _asarray(a)
+    a = operand(a)
     s, axes = _real_nd_axes("irfftn", a, s0 := s, axes)
     given = s0 is not None and s0[-1] not in (None, -1)
     if not given:
@@ -327,14 +327,14 @@ def _shifts(api, x, axes, sign):
 
 def fftshift(x, axes=None):
     """The zero frequency moved to the centre."""
-    x = _asarray(x)
+    x = operand(x)
     shift, axes = _shifts("fftshift", x, axes, 1)
     return roll(x, shift, axes)
 
 
 def ifftshift(x, axes=None):
     """The inverse of fftshift."""
-    x = _asarray(x)
+    x = operand(x)
     shift, axes = _shifts("ifftshift", x, axes, -1)
     return roll(x, shift, axes)
 

@@ -11,8 +11,8 @@ import numpy as np
 
 from .. import _core
 from .._core import ndarray
-from .._creation import arange, empty, eye, full
-from .._elementwise import (_asarray, absolute, conjugate, divide, isnan, log, multiply,
+from .._creation import arange, empty, eye, full, operand
+from .._elementwise import (absolute, conjugate, divide, isnan, log, multiply,
                             sqrt, where)
 from .._manipulation import broadcast_to, matrix_transpose, moveaxis
 from .._matrices import diagonal as _diagonal
@@ -60,7 +60,7 @@ def _real(dtype):
 
 def _lu_diagonal(api, a):
     """The diagonal of a's LU factors and the sign of its row permutation."""
-    a = _asarray(a)
+    a = operand(a)
     _square(api, a)
     lu, pivots = _core._lu_factor(a)
     n = a.shape[-1]
@@ -93,14 +93,14 @@ def slogdet(a):
 
 def solve(a, b):
     """x with a @ x = b; b is a stack of vectors only when it is 1-d (NumPy 2)."""
-    a, b = _asarray(a), _asarray(b)
+    a, b = operand(a), operand(b)
     _square("solve", a)
     return _core._solve(a, b)
 
 
 def inv(a):
     """The inverse: a solved against the identity."""
-    a = _asarray(a)
+    a = operand(a)
     _square("inv", a)
     t = _work_dtype("inv", a)
     n = a.shape[-1]
@@ -109,7 +109,7 @@ def inv(a):
 
 def matrix_power(a, n):
     """a multiplied by itself n times (n < 0: the inverse's power), by repeated squaring."""
-    a = _asarray(a)
+    a = operand(a)
     try:
         n = operator.index(n)
     except TypeError:
@@ -133,7 +133,7 @@ def matrix_power(a, n):
 def multi_dot(arrays, *, out=None):
     """The product of two or more matrices, multiplied in the cheapest order (the classic
     matrix-chain dynamic programme); a 1-d first or last operand is a vector."""
-    arrays = [_asarray(a) for a in arrays]
+    arrays = [operand(a) for a in arrays]
     if len(arrays) < 2:
         raise ValueError("[multi_dot] Expecting at least two arrays.")
     first_vector, last_vector = arrays[0].ndim == 1, arrays[-1].ndim == 1
@@ -175,7 +175,7 @@ def multi_dot(arrays, *, out=None):
 def lstsq(a, b, rcond=None):
     """The least-squares solution x of a @ x = b (minimum norm), the residual sums of
     squares, the rank of a and its singular values."""
-    a, b = _asarray(a), _asarray(b)
+    a, b = operand(a), operand(b)
     if a.ndim != 2:
         raise LinAlgError(f"[lstsq] {a.ndim}-dimensional array given. Array must be "
                           "two-dimensional")
@@ -205,7 +205,7 @@ def lstsq(a, b, rcond=None):
 
 def cholesky(a, /, *, upper=False):
     """The Cholesky factor: lower (a = L @ L^H) or upper (a = U^H @ U)."""
-    a = _asarray(a)
+    a = operand(a)
     _square("cholesky", a)
     _work_dtype("cholesky", a)
     return _core._cholesky(a, bool(upper))
@@ -217,7 +217,7 @@ def qr(a, mode="reduced"):
         if mode in ("f", "full", "e", "economic"):
             raise ValueError(f"[qr] The '{mode}' option is deprecated and was removed")
         raise ValueError(f"[qr] Unrecognized mode '{mode}'")
-    a = _asarray(a)
+    a = operand(a)
     if a.ndim < 2:
         raise LinAlgError(f"[qr] {a.ndim}-dimensional array given. Array must be at least "
                           "two-dimensional")
@@ -242,7 +242,7 @@ def _upper(a):
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """The singular value decomposition a = U @ diag(S) @ Vh, singular values descending.
     hermitian=True takes them from the eigendecomposition, as NumPy does."""
-    a = _asarray(a)
+    a = operand(a)
     if a.ndim < 2:
         raise LinAlgError(f"[svd] {a.ndim}-dimensional array given. Array must be at least "
                           "two-dimensional")
@@ -280,7 +280,7 @@ def eigh(a, UPLO="L"):
     """Eigenvalues (ascending) and eigenvectors of a Hermitian matrix, read from its lower
     ('L') or upper ('U') triangle."""
     upper = _uplo(UPLO)
-    a = _asarray(a)
+    a = operand(a)
     _square("eigh", a)
     _work_dtype("eigh", a)
     w, v = _core._eigh(a, upper, True)
@@ -290,7 +290,7 @@ def eigh(a, UPLO="L"):
 def eigvalsh(a, UPLO="L"):
     """The eigenvalues (ascending) of a Hermitian matrix."""
     upper = _uplo(UPLO)
-    a = _asarray(a)
+    a = operand(a)
     _square("eigvalsh", a)
     _work_dtype("eigvalsh", a)
     return _core._eigh(a, upper, False)[0]
@@ -312,7 +312,7 @@ def _real_if_real(a, w, *vectors):
 
 def eig(a):
     """Eigenvalues and right eigenvectors (columns, unit norm) of a general matrix."""
-    a = _asarray(a)
+    a = operand(a)
     _square("eig", a)
     _work_dtype("eig", a)
     if a.size and not bool(_isfinite_all(a)):
@@ -323,7 +323,7 @@ def eig(a):
 
 def eigvals(a):
     """The eigenvalues of a general matrix."""
-    a = _asarray(a)
+    a = operand(a)
     _square("eigvals", a)
     _work_dtype("eigvals", a)
     if a.size and not bool(_isfinite_all(a)):
@@ -341,7 +341,7 @@ def _isfinite_all(a):
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
     """The Moore-Penrose pseudo-inverse, from the SVD with small singular values dropped."""
-    a = _asarray(a)
+    a = operand(a)
     if rcond is None:
         if rtol is np._NoValue:
             rcond = 1e-15
@@ -356,7 +356,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
         return empty(a.shape[:-2] + (a.shape[-1], a.shape[-2]), dtype=t)
     u, s, vh = svd(conjugate(a) if a.dtype.kind == "c" else a, full_matrices=False,
                    hermitian=hermitian)
-    cutoff = multiply(_asarray(rcond)[..., None], s.max(axis=-1, keepdims=True))
+    cutoff = multiply(operand(rcond)[..., None], s.max(axis=-1, keepdims=True))
     large = s > cutoff
     inverse = where(large, divide(1, where(large, s, 1)), 0)
     return matmul(matrix_transpose(vh), multiply(inverse[..., None], matrix_transpose(u)))
@@ -366,7 +366,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """The number of singular values above the tolerance."""
     if rtol is not None and tol is not None:
         raise ValueError("[matrix_rank] `tol` and `rtol` can't be both set.")
-    A = _asarray(A)
+    A = operand(A)
     if A.ndim < 2:
         return int(bool((A != 0).any()))
     s = svd(A, compute_uv=False, hermitian=hermitian)
@@ -374,16 +374,16 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         if rtol is None:
             rtol = builtins.max(A.shape[-2:]) * np.finfo(s.dtype).eps
         else:
-            rtol = _asarray(rtol)[..., None]
+            rtol = operand(rtol)[..., None]
         tol = multiply(s.max(axis=-1, keepdims=True, initial=0), rtol)
     else:
-        tol = _asarray(tol)[..., None]
+        tol = operand(tol)[..., None]
     return (s > tol).sum(axis=-1)
 
 
 def cond(x, p=None):
     """The condition number in the given norm (2-norm from the singular values)."""
-    x = _asarray(x)
+    x = operand(x)
     if x.ndim >= 2 and x.size == 0 and 0 in x.shape[-2:]:
         raise LinAlgError("[cond] cond is not defined on empty arrays")
     if p is None or p in (2, -2):
@@ -418,7 +418,7 @@ def _inverse_or_nan(x, t, n):
 
 def tensorsolve(a, b, axes=None):
     """x with tensordot(a, x, x.ndim) = b."""
-    a, b = _asarray(a), _asarray(b)
+    a, b = operand(a), operand(b)
     if axes is not None:
         axes = list(axes)
         order = [i for i in range(a.ndim) if i not in [x % a.ndim for x in axes]]
@@ -434,7 +434,7 @@ def tensorsolve(a, b, axes=None):
 
 def tensorinv(a, ind=2):
     """The inverse of a under tensordot over its first `ind` axes."""
-    a = _asarray(a)
+    a = operand(a)
     if ind <= 0:
         raise ValueError("[tensorinv] Invalid ind argument.")
     out_shape = a.shape[ind:] + a.shape[:ind]
@@ -447,7 +447,7 @@ def tensorinv(a, ind=2):
 
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """The vector norm over `axis` (all axes when None, as one flattened vector)."""
-    x = _asarray(x)
+    x = operand(x)
     if x.dtype.kind not in "fc":
         x = x.astype(np.float64)
     if axis is None:
@@ -494,7 +494,7 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
 def norm(x, ord=None, axis=None, keepdims=False):
     """numpy.linalg.norm: vector norms over one axis (or the whole array flattened when
     ord is None), matrix norms over two."""
-    x = _asarray(x)
+    x = operand(x)
     if x.dtype.kind not in "fc":
         x = x.astype(np.float64)
     if axis is None:
@@ -550,7 +550,7 @@ def _matrix_norm(x, ord, row, col):
 
 def outer(x1, x2, /):
     """The outer product of two vectors (1-d only, as the array API requires)."""
-    a, b = _asarray(x1), _asarray(x2)
+    a, b = operand(x1), operand(x2)
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(f"[outer] Input arrays must be one-dimensional, but they are "
                          f"{a.ndim}-dimensional and {b.ndim}-dimensional")
@@ -559,7 +559,7 @@ def outer(x1, x2, /):
 
 def cross(x1, x2, /, *, axis=-1):
     """The cross product of 3-vectors along `axis`."""
-    a, b = _asarray(x1), _asarray(x2)
+    a, b = operand(x1), operand(x2)
     if a.shape[axis] != 3 or b.shape[axis] != 3:
         raise ValueError(f"[cross] Both input arrays must be (arrays of) 3-dimensional "
                          f"vectors, but they are {a.shape[axis]} and {b.shape[axis]} "

@@ -12,8 +12,8 @@ import numpy as np
 
 from .. import _core
 from .._core import ndarray
-from .._creation import arange
-from .._elementwise import _asarray, add, divide, isfinite, log, multiply, subtract, where
+from .._creation import arange, asarray, operand
+from .._elementwise import add, divide, isfinite, log, multiply, subtract, where
 from .._joining import _axis
 from .._manipulation import broadcast_to
 
@@ -77,8 +77,9 @@ def _size(api, size):
 
 
 def _parameters(api, size, *params):
-    """The result's shape and each parameter as a float64 array broadcast to it."""
-    arrays = [_asarray(p) for p in params]
+    """The result's shape and each parameter as a float64 array broadcast to it.
+    Distribution parameters are taken from the host on any device, like index arrays."""
+    arrays = [asarray(p) for p in params]
     arrays = [a if a.dtype == np.float64 else a.astype(np.float64) for a in arrays]
     shape = np.broadcast_shapes(*[a.shape for a in arrays])
     if size is not None:
@@ -263,7 +264,7 @@ class Generator:
         """A permuted copy of x along axis, or a permutation of range(x) for an int x."""
         if isinstance(x, numbers.Integral) and not isinstance(x, bool):
             return self._permutation_of(int(x))
-        x = _asarray(x)
+        x = operand(x)
         if x.ndim == 0:
             raise IndexError("[permutation] x must be an integer or at least 1-dimensional")
         axis = _axis("permutation", axis, x.ndim)
@@ -294,7 +295,7 @@ class Generator:
                                  "taken")
             population = None
         else:
-            population = _asarray(a)
+            population = operand(a)
             if population.ndim == 0:
                 raise ValueError("[choice] a must be a sequence or an integer, not a 0-d array")
             axis = _axis("choice", axis, population.ndim)
@@ -333,7 +334,8 @@ class Generator:
         return population.take(index, axis=axis)
 
     def _probabilities(self, p, n):
-        p = _asarray(p)
+        # Probabilities are a parameter, like index arrays: taken from the host on any device.
+        p = asarray(p)
         if p.ndim != 1:
             raise ValueError("[choice] p must be 1-dimensional")
         if p.shape[0] != n:
