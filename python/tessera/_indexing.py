@@ -9,6 +9,7 @@ import operator
 import numpy as np
 
 from . import _core
+from ._convert import is_scalar
 from ._core import ndarray
 from ._creation import arange, asarray, empty, operand, zeros
 from ._manipulation import broadcast_shapes, broadcast_to
@@ -132,13 +133,16 @@ def _along_axis_key(api, arr, indices, axis):
 def take_along_axis(arr, indices, axis=-1):
     """arr[..., indices[i, j], ...]: values picked along `axis` by matching index arrays."""
     arr = operand(arr)
-    source, key = _along_axis_key("take_along_axis", arr, operand(indices), axis)
+    indices = asarray(indices, device=arr.device)  # index arrays are taken from the host
+    source, key = _along_axis_key("take_along_axis", arr, indices, axis)
     return source[key]
 
 
 def put_along_axis(arr, indices, values, axis):
     """The inverse of take_along_axis, in place."""
-    source, key = _along_axis_key("put_along_axis", arr, operand(indices), axis)
+    arr = operand(arr)
+    indices = asarray(indices, device=arr.device)  # index arrays are taken from the host
+    source, key = _along_axis_key("put_along_axis", arr, indices, axis)
     source[key] = values
 
 
@@ -259,6 +263,8 @@ def select(condlist, choicelist, default=0):
         if c.dtype != bool:
             raise TypeError(f"[select] invalid entry {i} in condlist: should be boolean ndarray")
         conds.append(c)
+    if not is_scalar(default):  # a scalar default stays weak in the promotion
+        default = operand(default)
     dtype = result_type(*choices, default)
     result = asarray(default, dtype=dtype)
     for cond, choice in zip(reversed(conds), reversed(choices)):
@@ -374,8 +380,13 @@ def diag_indices(n, ndim=2):
     return (idx,) * ndim
 
 
+def _shape_only(arr):
+    """What the *_indices_from functions read of `arr`: its shape, on the host for NumPy data."""
+    return arr if isinstance(arr, ndarray) else np.broadcast_to(False, np.shape(arr))
+
+
 def diag_indices_from(arr):
-    arr = operand(arr)
+    arr = _shape_only(arr)
     if arr.ndim < 2:
         raise ValueError("[diag_indices_from] input array must be at least 2-d")
     if builtins.any(s != arr.shape[0] for s in arr.shape):
@@ -402,14 +413,14 @@ def triu_indices(n, k=0, m=None):
 
 
 def tril_indices_from(arr, k=0):
-    arr = operand(arr)
+    arr = _shape_only(arr)
     if arr.ndim != 2:
         raise ValueError("[tril_indices_from] input array must be 2-d")
     return tril_indices(arr.shape[-2], k, arr.shape[-1])
 
 
 def triu_indices_from(arr, k=0):
-    arr = operand(arr)
+    arr = _shape_only(arr)
     if arr.ndim != 2:
         raise ValueError("[triu_indices_from] input array must be 2-d")
     return triu_indices(arr.shape[-2], k, arr.shape[-1])

@@ -14,6 +14,7 @@ from ._core import ndarray
 from . import _elementwise
 from ._creation import operand
 from ._elementwise import conjugate, multiply
+from ._errstate import errstate
 from ._joining import _axis
 from ._manipulation import broadcast_to, moveaxis
 
@@ -118,6 +119,8 @@ def dot(a, b, out=None):
     return _into(result, out)
 
 
+# NumPy's vdot and einsum loops never check the floating-point status: they report nothing.
+@errstate(all="ignore")
 def vdot(a, b, /):
     """The dot product of the flattened arrays, conjugating the first."""
     a, b = operand(a).ravel(), operand(b).ravel()
@@ -389,6 +392,7 @@ def _einsum_operands(operands):
     return subscripts, [operand(a) for a in arrays]
 
 
+@errstate(all="ignore")
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """The Einstein summation over the given subscripts."""
     subscripts, arrays = _einsum_operands(operands)

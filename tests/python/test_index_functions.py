@@ -14,7 +14,8 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
-from oracle import assert_raises_type, compact_id, data, make, public_type
+from oracle import (assert_raises_type, assert_refuses_host_data, compact_id, data, is_host_data,
+                    make, public_type, refuses_host_data)
 from ufunc_oracle import dtype_id, outcome_like_numpy
 
 SHAPES = [(), (0,), (7,), (3, 4), (2, 3, 5)]
@@ -60,10 +61,130 @@ def assert_like(got, expected):
         assert_same(got, expected)
 
 
+# The arguments of each function checked through same_call or device_inputs (here and in
+# test_joining.py), in order. "*name": a data operand, which a device refusing host data
+# (CUDA) refuses when it is NumPy data (an array, list, tuple or other array-like; scalars are
+# accepted); "**name": a sequence of such operands (each item is one, as a whole NumPy array
+# is); "name...": every remaining positional argument. The others are parameters that are
+# host values by nature (indices, masks, counts, shapes, values written into an array),
+# accepted as NumPy data on every device, or arrays written into.
+SIGNATURES = {
+    # test_index_functions.py
+    "take": "*a indices axis out mode",
+    "take_along_axis": "*arr indices axis",
+    "choose": "a **choices out mode",
+    "compress": "condition *a axis out",
+    "extract": "condition *arr",
+    "place": "arr mask vals",
+    "putmask": "a mask values",
+    "nonzero": "*a",
+    "flatnonzero": "*a",
+    "argwhere": "*a",
+    "where": "*condition *x *y",
+    "select": "**condlist **choicelist *default",
+    "searchsorted": "*a *v side sorter",
+    "indices": "dimensions dtype sparse",
+    "ix_": "args...",
+    "unravel_index": "indices shape order",
+    "ravel_multi_index": "multi_index dims mode order",
+    "diag_indices": "n ndim",
+    "diag_indices_from": "arr",
+    "tril_indices": "n k m",
+    "triu_indices": "n k m",
+    "tril_indices_from": "arr k",
+    "triu_indices_from": "arr k",
+    "ndarray.nonzero": "*self",
+    "ndarray.take": "*self indices axis out mode",
+    "ndarray.compress": "*self condition axis out",
+    "ndarray.searchsorted": "*self *v side sorter",
+    # test_joining.py
+    "concatenate": "**arrays axis out dtype casting",
+    "stack": "**arrays axis out dtype casting",
+    "vstack": "**tup dtype casting",
+    "hstack": "**tup dtype casting",
+    "dstack": "**tup",
+    "column_stack": "**tup",
+    "split": "*ary indices_or_sections axis",
+    "array_split": "*ary indices_or_sections axis",
+    "hsplit": "*ary indices_or_sections",
+    "vsplit": "*ary indices_or_sections",
+    "dsplit": "*ary indices_or_sections",
+    "tile": "*A reps",
+    "repeat": "*a repeats axis",
+    "flip": "*m axis",
+    "fliplr": "*m",
+    "flipud": "*m",
+    "rot90": "*m k axes",
+    "roll": "*a shift axis",
+    "append": "*arr *values axis",
+    "insert": "*arr obj values axis",
+    "delete": "*arr obj axis",
+    "resize": "*a new_shape",
+    "trim_zeros": "*filt trim axis",
+    "tri": "N M k dtype",
+    "tril": "*m k",
+    "triu": "*m k",
+    "diag": "*v k",
+    "diagflat": "*v k",
+    "diagonal": "*a offset axis1 axis2",
+    "trace": "*a offset axis1 axis2 dtype out",
+    "meshgrid": "*xi...",
+}
+
+
+def convert_operands(name, args, kwargs, convert):
+    """(args, kwargs) with `convert` applied to the NumPy data among the operands of
+    tp.<name> (see SIGNATURES), and to each NumPy data item of a sequence of operands;
+    parameters, scalars and tessera arrays are left as they are."""
+    params = SIGNATURES[name].split()
+    if params and params[-1].endswith("..."):
+        params[-1] = params[-1][:-3]
+        params += params[-1:] * max(0, len(args) - len(params))
+    names = [p.lstrip("*") for p in params]
+
+    def converted(param, x):
+        if param.startswith("**") and isinstance(x, (list, tuple)):
+            return type(x)(convert(i) if is_host_data(i) else i for i in x)
+        if param.startswith("*") and is_host_data(x):
+            return convert(x)
+        return x
+
+    return (tuple(converted(params[i], a) if i < len(params) else a for i, a in enumerate(args)),
+            {k: converted(params[names.index(k)], v) if k in names else v
+             for k, v in kwargs.items()})
+
+
+def host_operands(name, args, kwargs):
+    """The NumPy data among the operands of tp.<name>(*args, **kwargs)."""
+    found = []
+    convert_operands(name, args, kwargs, lambda x: found.append(x) or x)
+    return found
+
+
+def device_inputs(name, tp_func, args, kwargs):
+    """The NumPy inputs (args, kwargs) on which tp_func (tp.<name> or the ndarray method
+    "ndarray.<name>", called on the tessera forms of the inputs, see to_tp) is compared with
+    NumPy. On the CPU, and wherever the operands hold no NumPy data: args and kwargs as
+    given. On a device that refuses host data, given NumPy data (a list, say) as an operand:
+    asserts that tp_func refuses it, then returns args and kwargs with those operands
+    converted by numpy.asarray, so that the computation is still compared with NumPy's on
+    that device (as tessera.asarray would bring them there)."""
+    __tracebackhide__ = True
+    if refuses_host_data():
+        targs, tkwargs = to_tp(args), {k: to_tp(v) for k, v in kwargs.items()}
+        if host_operands(name, targs, tkwargs):
+            assert_refuses_host_data(lambda: tp_func(*targs, **tkwargs))
+            return convert_operands(name, args, kwargs, np.asarray)
+    return args, kwargs
+
+
 def same_call(name, *args, **kwargs):
     """tp.<name> on the tessera forms of args returns what np.<name> returns on args, or
-    raises its exception type. Returns tessera's result."""
+    raises its exception type. Returns tessera's result. On a device that refuses host data,
+    NumPy data given as an operand (see SIGNATURES) must be refused; the call is then compared
+    with those operands as arrays (see device_inputs)."""
     __tracebackhide__ = True
+    args, kwargs = device_inputs(name, getattr(tp, name), args, kwargs)
     targs, tkwargs = to_tp(args), {k: to_tp(v) for k, v in kwargs.items()}
     return outcome_like_numpy(lambda: getattr(np, name)(*args, **kwargs),
                               lambda: getattr(tp, name)(*targs, **tkwargs),
@@ -390,9 +511,10 @@ CHOOSE_CASES = {
     "one_choice": ([0, 0], [np.array([5, 6])]),
     # out-of-range entries, under the modes
     "out_of_range": ([0, 3, -1, 7, 1], [np.arange(5), np.arange(5) * 10, np.arange(5) * 100]),
-    # errors
+    # errors (float_index's choices are arrays, so that its float index array's TypeError is
+    # what every device checks)
     "no_choices": ([0, 1], []),
-    "float_index": (np.array([0.0, 1.0]), [[1, 2], [3, 4]]),
+    "float_index": (np.array([0.0, 1.0]), [np.array([1, 2]), np.array([3, 4])]),
     "not_broadcastable": ([0, 1], [[1, 2, 3], [3, 4]]),
 }
 
@@ -613,6 +735,7 @@ SELECT_CASES = {
     "scalar_choices": ([np.array([True, False, False]), np.array([False, True, False])],
                        [1.5, 2], 0),
     "default_array": ([np.array([True, False, False])], [np.arange(3)], np.array([7, 8, 9])),
+    "default_list": ([np.array([True, False])], [np.array([1, 2])], [7, 8]),
     "promotion": ([np.array([True, False])], [np.array([1, 2], np.int8)], 2.5),
     "promotion_arrays": ([np.array([True, False])], [np.array([1, 2], np.int8)],
                          np.array([3, 4], np.uint16)),
@@ -732,11 +855,13 @@ def test_searchsorted_cases(device, name, side):
 @pytest.mark.parametrize("name", ["side_x", "side_R", "sorter_size", "sorter_float",
                                   "sorter_2d"])
 def test_searchsorted_errors(device, name):
+    """Bad side= and sorter= (a list: accepted on every device, as a parameter); the values
+    are an array, so that these errors are checked on every device."""
     a = np.array([3, 1, 2])
     kwargs = {"side_x": {"side": "x"}, "side_R": {"side": "R"},
               "sorter_size": {"sorter": [1, 2]}, "sorter_float": {"sorter": [1.0, 2.0, 0.0]},
               "sorter_2d": {"sorter": [[1, 2, 0]]}}[name]
-    same_call("searchsorted", a, [2], **kwargs)
+    same_call("searchsorted", a, np.array([2]), **kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -917,9 +1042,15 @@ def test_methods(device, name):
     args, kwargs = METHOD_CALLS[name]
     method = name.split("_")[0]
     n = data((3, 4), np.int16) if method != "searchsorted" else np.arange(6)
-    outcome_like_numpy(lambda: getattr(n, method)(*args, **kwargs),
-                       lambda: getattr(tp.array(n), method)(*args, **kwargs), assert_like,
-                       raises_like)
+
+    def call(x, *args, **kwargs):
+        return getattr(x, method)(*args, **kwargs)
+
+    # the searchsorted values are an operand: refused as a list where host data is
+    args, kwargs = device_inputs(f"ndarray.{method}", call, (n,) + args, kwargs)
+    targs = to_tp(args)
+    outcome_like_numpy(lambda: call(*args, **kwargs), lambda: call(*targs, **kwargs),
+                       assert_like, raises_like)
 
 
 def test_method_choose(device):

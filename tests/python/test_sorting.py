@@ -14,7 +14,8 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
-from oracle import assert_raises_type, compact_id, data, make, public_type
+from oracle import (assert_raises_type, assert_refuses_host_data, compact_id, data, is_host_data,
+                    make, public_type, refuses_host_data)
 from ufunc_oracle import dtype_id, outcome_like_numpy
 
 SHAPES = [(), (0,), (1,), (7,), (3, 4), (2, 3, 5), (4, 0, 3)]
@@ -683,15 +684,22 @@ def test_pending_inputs(device):
                                    [1 + 2j, 1 - 2j, 0j], [3, 2.5], 5, 2.5, [], [[]]],
                          ids=compact_id)
 def test_non_array_inputs(device, value):
-    """Python scalars and (nested) lists convert as NumPy converts them."""
+    """Python scalars and (nested) lists convert as NumPy converts them. A device that
+    refuses host data refuses the lists (scalars are accepted): there the lists are sorted
+    as tessera.asarray brings them to the device."""
+    given = value
+    if refuses_host_data() and is_host_data(value):
+        for call in (tp.sort, tp.argsort, tp.sort_complex, lambda x: tp.partition(x, 0)):
+            assert_refuses_host_data(lambda: call(value))
+        given = tp.asarray(value)
     for axis in (-1, None):
-        same_outcome(lambda: np.sort(value, axis), lambda: tp.sort(value, axis),
+        same_outcome(lambda: np.sort(value, axis), lambda: tp.sort(given, axis),
                      sorted_check(False))
         if np.ndim(value):  # scalars: test_indices_of_0d
             same_outcome(lambda: np.argsort(value, axis, kind="stable"),
-                         lambda: tp.argsort(value, axis), assert_same)
-    same_outcome(lambda: np.sort_complex(value), lambda: tp.sort_complex(value),
+                         lambda: tp.argsort(given, axis), assert_same)
+    same_outcome(lambda: np.sort_complex(value), lambda: tp.sort_complex(given),
                  sorted_check(False))
     if np.size(value):  # empty: test_partition_empty
-        same_outcome(lambda: np.partition(value, 0), lambda: tp.partition(value, 0),
+        same_outcome(lambda: np.partition(value, 0), lambda: tp.partition(given, 0),
                      partition_check(np.asarray(value), 0, -1))
