@@ -9,8 +9,8 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
-from oracle import (PAIR_LAYOUTS, assert_refuses_host_data, compact_id as _ids, make_pair,
-                    message_of, public_type, refuses_host_data, shares)
+from oracle import (PAIR_LAYOUTS, assert_refuses_host_data, compact_id as _ids, is_host_data,
+                    make_pair, message_of, public_type, refuses_host_data, shares)
 from ufunc_oracle import (assert_close, dtype_id, layout_of, outcome_like_numpy,
                           raised_by)
 
@@ -62,6 +62,20 @@ def same_or_refused(np_call, tp_call, names, check=assert_same):
         assert_refuses_host_data(tp_call)
         return None
     return same_outcome(np_call, tp_call, names, check)
+
+
+def same_for_value(np_fn, tp_fn, value, names, check=assert_same):
+    """np_fn(value) against tp_fn(value) for a scalar or NumPy data (a list, a NumPy array):
+    scalars on every device (same_outcome); NumPy data as it is (same_or_refused: NumPy's
+    outcome on the CPU, refused on CUDA) and as tessera.asarray(value) (same_outcome on every
+    device). Returns tessera's result (the converted value's where NumPy data is refused)."""
+    __tracebackhide__ = True
+    if not is_host_data(value):
+        return same_outcome(lambda: np_fn(value), lambda: tp_fn(value), names, check)
+    got = same_or_refused(lambda: np_fn(value), lambda: tp_fn(value), names, check)
+    converted = same_outcome(lambda: np_fn(value), lambda: tp_fn(tp.asarray(value)), names,
+                             check)
+    return converted if got is None else got
 
 
 def with_specials(dtype, shape=(3, 4), seed=0):
@@ -309,8 +323,7 @@ def test_nan_to_num_layouts(device, layout):
 def test_nan_to_num_scalars_and_lists(device):
     for value in (np.nan, np.inf, -np.inf, 1.5, 3, True, complex(np.nan, np.inf),
                   [1.0, np.nan, -np.inf], np.float32(np.inf), np.array(np.nan)):
-        got = same_outcome(lambda: np.nan_to_num(value), lambda: tp.nan_to_num(value),
-                           "nan_to_num")
+        got = same_for_value(np.nan_to_num, tp.nan_to_num, value, "nan_to_num")
         assert got is None or isinstance(got, tp.ndarray)
 
 
@@ -351,8 +364,9 @@ def test_isclose(device, dtypes):
                      "isclose")
         same_outcome(lambda: np.isclose(x, y[0], **kwargs),
                      lambda: tp.isclose(tx, ty[0], **kwargs), "isclose")
-        same_outcome(lambda: np.isclose(x, y, **kwargs), lambda: tp.isclose(tx, y, **kwargs),
-                     "isclose")
+        # a NumPy operand beside a tessera array: NumPy's result on the CPU, refused on CUDA
+        same_or_refused(lambda: np.isclose(x, y, **kwargs), lambda: tp.isclose(tx, y, **kwargs),
+                        "isclose")
 
 
 def test_isclose_positional_tolerances(device):
@@ -401,10 +415,17 @@ def test_isclose_layouts(device, layout):
 def test_isclose_array_tolerances(device):
     x, y = close_pair(np.float64, np.float64)
     rtol = np.linspace(0, 0.1, 5)
+    # NumPy arrays as tolerances: NumPy's result on the CPU, refused on CUDA; as tessera
+    # arrays, NumPy's result on every device
+    same_or_refused(lambda: np.isclose(x, y, rtol=rtol),
+                    lambda: tp.isclose(tp.array(x), tp.array(y), rtol=rtol), "isclose")
+    same_or_refused(lambda: np.isclose(x, y, atol=rtol[:, None].T),
+                    lambda: tp.isclose(tp.array(x), tp.array(y), atol=rtol[:, None].T), "isclose")
+    trtol = tp.asarray(rtol)
     same_outcome(lambda: np.isclose(x, y, rtol=rtol),
-                 lambda: tp.isclose(tp.array(x), tp.array(y), rtol=rtol), "isclose")
+                 lambda: tp.isclose(tp.array(x), tp.array(y), rtol=trtol), "isclose")
     same_outcome(lambda: np.isclose(x, y, atol=rtol[:, None].T),
-                 lambda: tp.isclose(tp.array(x), tp.array(y), atol=rtol[:, None].T), "isclose")
+                 lambda: tp.isclose(tp.array(x), tp.array(y), atol=trtol[:, None].T), "isclose")
 
 
 def test_isclose_errors(device):
@@ -429,7 +450,10 @@ def test_allclose(device, dtypes):
                          assert_bool)
     same_outcome(lambda: np.allclose(x, 0.0), lambda: tp.allclose(tx, 0.0), "allclose",
                  assert_bool)
-    same_outcome(lambda: np.allclose(x, x), lambda: tp.allclose(tx, x), "allclose", assert_bool)
+    same_or_refused(lambda: np.allclose(x, x), lambda: tp.allclose(tx, x), "allclose",
+                    assert_bool)
+    same_outcome(lambda: np.allclose(x, x), lambda: tp.allclose(tx, tp.asarray(x)), "allclose",
+                 assert_bool)
     same_outcome(lambda: np.allclose(x, np.ones(3)), lambda: tp.allclose(tx, tp.ones(3)),
                  "allclose", assert_bool)
 
@@ -449,12 +473,15 @@ def test_array_equal_and_equiv(device, pair):
     a, b = pair
     for ta, tb in ((tp.asarray(a), tp.asarray(b)), (tp.asarray(a), b), (a, tp.asarray(b)),
                    (np.asarray(a), tp.asarray(b))):
-        same_outcome(lambda: np.array_equal(a, b), lambda: tp.array_equal(ta, tb),
-                     "array_equal", assert_bool)
-        same_outcome(lambda: np.array_equal(a, b, equal_nan=True),
-                     lambda: tp.array_equal(ta, tb, equal_nan=True), "array_equal", assert_bool)
-        same_outcome(lambda: np.array_equiv(a, b), lambda: tp.array_equiv(ta, tb),
-                     "array_equiv", assert_bool)
+        # NumPy data (lists, NumPy arrays, 0-d ones included) beside a tessera array: NumPy's
+        # result on the CPU, refused on CUDA; Python scalars: NumPy's result everywhere
+        same = same_or_refused if is_host_data(ta) or is_host_data(tb) else same_outcome
+        same(lambda: np.array_equal(a, b), lambda: tp.array_equal(ta, tb),
+             "array_equal", assert_bool)
+        same(lambda: np.array_equal(a, b, equal_nan=True),
+             lambda: tp.array_equal(ta, tb, equal_nan=True), "array_equal", assert_bool)
+        same(lambda: np.array_equiv(a, b), lambda: tp.array_equiv(ta, tb),
+             "array_equiv", assert_bool)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -543,8 +570,8 @@ def test_round_out_and_errors(device):
 
 def test_round_scalars_and_lists(device):
     for value in (2.5, 3, -1.25, [1.55, 2.45], True, np.float32(1.25), 1 + 2.5j):
-        got = same_outcome(lambda: np.round(value, 1), lambda: tp.round(value, 1),
-                           ("round", "around"))
+        got = same_for_value(lambda v: np.round(v, 1), lambda v: tp.round(v, 1), value,
+                             ("round", "around"))
         assert got is None or isinstance(got, tp.ndarray)
 
 
@@ -566,8 +593,7 @@ def test_fix_layouts_and_scalars(device):
         same_outcome(lambda: np.fix(n), lambda: tp.fix(t), "fix", assert_same_layout)
     for value in (-2.5, 2.5, -0.5, 3):
         same_outcome(lambda: np.fix(value), lambda: tp.fix(value), "fix")
-    value = [1.5, -1.5]
-    same_or_refused(lambda: np.fix(value), lambda: tp.fix(value), "fix")
+    same_for_value(np.fix, tp.fix, [1.5, -1.5], "fix")
     out = tp.zeros(3)
     assert tp.fix(tp.array([1.5, -1.5, 2.0]), out=out) is out
     assert_same(out, np.fix(np.array([1.5, -1.5, 2.0])))
@@ -607,8 +633,7 @@ def test_real_imag_layouts(device, layout):
 def test_real_imag_scalars_and_lists(device):
     for value in (1 + 2j, 3.5, 7, [1 + 1j, 2], np.complex64(2 - 3j), np.float32(2)):
         for name in ("real", "imag"):
-            got = same_outcome(lambda: getattr(np, name)(value),
-                               lambda: getattr(tp, name)(value), name)
+            got = same_for_value(getattr(np, name), getattr(tp, name), value, name)
             assert got is None or isinstance(got, tp.ndarray)
 
 
@@ -631,8 +656,7 @@ def test_angle_layouts_and_scalars(device):
         if n.size:
             assert layout_of(got) == layout_of(np.angle(n))
     for value in (-1, 1j, -1 - 0j, complex(-1, -0.0), -0.0, [1, -1j], np.float32(-2)):
-        got = same_outcome(lambda: np.angle(value), lambda: tp.angle(value), "angle",
-                           assert_close)
+        got = same_for_value(np.angle, tp.angle, value, "angle", assert_close)
         assert got is None or isinstance(got, tp.ndarray)
 
 

@@ -30,7 +30,8 @@ import pytest
 import tessera as tp
 
 from conftest import sample
-from oracle import message_of, numpy_result, public_type
+from oracle import (assert_refuses_host_data, host_data_refused, is_host_data, message_of,
+                    numpy_result, public_type)
 from ufunc_oracle import dtype_id, outcome_like_numpy, raised_by
 
 LA = np.linalg
@@ -471,6 +472,24 @@ def run(name, check, *args, tp_args=None, **kwargs):
     return outcome_like_numpy(lambda: getattr(LA, name)(*args, **kwargs),
                               lambda: getattr(tp.linalg, name)(*targs, **tkwargs),
                               check, raises_same)
+
+
+def run_host(name, check, *args, **kwargs):
+    """run() for arguments that are NumPy data (lists) given to tessera as they are: converted
+    as NumPy converts them on the CPU; on a device that refuses host data (CUDA) refused, alone
+    or beside tessera arrays. Then given as tessera.asarray of them, checked against NumPy's
+    result on every device."""
+    __tracebackhide__ = True
+    function = getattr(tp.linalg, name)
+    converted = tuple(tp.asarray(x) if is_host_data(x) else to_tp(x) for x in args)
+    if host_data_refused(lambda: function(*args, **kwargs)):
+        hosts = [i for i, x in enumerate(args) if is_host_data(x)]
+        for i in hosts if len(hosts) > 1 else ():  # one host operand among tessera arrays
+            mixed = converted[:i] + (args[i],) + converted[i + 1:]
+            assert_refuses_host_data(lambda: function(*mixed, **kwargs))
+    else:
+        run(name, check, *args, **kwargs)
+    run(name, check, *args, tp_args=converted, **kwargs)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1067,16 +1086,17 @@ def test_result_fields(device, name):
 
 
 def test_array_like_input(device):
-    """Python lists are accepted as NumPy accepts them (integers: float64 results)."""
+    """Python lists are accepted as NumPy accepts them (integers: float64 results) on the
+    CPU, refused on CUDA; given as tessera.asarray of them, NumPy's results everywhere."""
     m = [[4, 1], [2, 3]]
-    run("norm", values(), [3, 4])
-    run("norm", values(), m, ord="fro")
-    run("det", values(), m)
-    run("inv", values(), m)
-    run("solve", values(), m, [1, 2])
-    run("svdvals", values(), m)
-    run("eigvalsh", values(), [[2, 1], [1, 2]])
-    run("matrix_rank", values(), m)
+    run_host("norm", values(), [3, 4])
+    run_host("norm", values(), m, ord="fro")
+    run_host("det", values(), m)
+    run_host("inv", values(), m)
+    run_host("solve", values(), m, [1, 2])
+    run_host("svdvals", values(), m)
+    run_host("eigvalsh", values(), [[2, 1], [1, 2]])
+    run_host("matrix_rank", values(), m)
 
 
 NONFINITE_CASES = {  # function, a, more arguments and keywords

@@ -23,7 +23,8 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same
-from oracle import assert_raises_type, compact_id, data, numpy_result, public_type
+from oracle import (assert_raises_type, compact_id, data, host_data_refused, is_host_data,
+                    numpy_result, public_type)
 
 # Relative tolerance of each inexact result dtype (float16 products accumulate in float32 in
 # NumPy, then round once); the absolute tolerance is ATOL_EPS * k * eps(dtype) * bound.
@@ -393,6 +394,49 @@ def test_matmul_few_terms_warnings(device, values):
     np.testing.assert_array_equal(got, expected)
 
 
+@pytest.mark.parametrize("values", [("big", "big"), (np.inf, 0.0), (np.nan, 1.0), (np.inf, 1.0),
+                                    ("-big", "big"), (1.0, 2.0)],
+                         ids=["overflow", "inf-times-zero", "nan", "inf", "negative-overflow",
+                              "finite"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128], ids=dtype_id)
+def test_matmul_blas_warnings(device, values, dtype):
+    """Products through the BLAS (50 terms) warn as NumPy's do: overflow from finite
+    operands, invalid for inf * 0; inf and NaN operands alone raise nothing."""
+    big = float(np.finfo(dtype).max) ** 0.6  # its square overflows
+    x, y = (np.full(shape, {"big": big, "-big": -big}.get(v, v), dtype)
+            for shape, v in (((40, 50), values[0]), ((50, 30), values[1])))
+    y[0, :] = 1.0  # a finite row: the NaN/inf results are not all from one kind of term
+    with warnings.catch_warnings(record=True) as np_caught:
+        warnings.simplefilter("always")
+        expected = x @ y
+    with warnings.catch_warnings(record=True) as tp_caught:
+        warnings.simplefilter("always")
+        got = tp.asnumpy(tp.asarray(x) @ tp.asarray(y))
+    assert sorted(str(w.message) for w in tp_caught) == sorted(str(w.message) for w in np_caught)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_matmul_blas_errors_raise_under_errstate(device):
+    x, y = np.full((40, 50), 1e300), np.full((50, 30), 1e300)
+    with tp.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
+        tp.asarray(x) @ tp.asarray(y)
+    with tp.errstate(over="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert np.isinf(tp.asnumpy(tp.asarray(x) @ tp.asarray(y))).all()
+
+
+def test_vdot_and_einsum_report_nothing(device):
+    """NumPy's vdot and einsum loops never check the floating-point status."""
+    x, y = np.full((40, 50), 1e300), np.full((50, 30), 1e300)
+    tx, ty = tp.asarray(x), tp.asarray(y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.vdot(x[0], y[:, 0]), np.einsum("ij,jk", x, y)
+        assert tp.vdot(tx[0], ty[:, 0]).item() == np.inf
+        np.testing.assert_array_equal(tp.asnumpy(tp.einsum("ij,jk", tx, ty)),
+                                      np.einsum("ij,jk", x, y))
+
+
 def test_matmul_integer_overflow(device):
     """Integer products and sums wrap modulo 2**bits exactly as NumPy's."""
     cases = [
@@ -536,8 +580,9 @@ def test_matmul_dtype_keyword(device, case):
 
 
 def test_matmul_operator_operands(device):
-    """@ with lists and NumPy arrays on either side gives tessera arrays (NumPy on the left
-    defers through __array_ufunc__); a scalar operand raises ValueError."""
+    """@ with lists and NumPy arrays on either side gives tessera arrays on the CPU (NumPy on
+    the left defers through __array_ufunc__) and is refused on CUDA; the same operands as
+    tessera arrays give NumPy's result everywhere. A scalar operand raises ValueError."""
     a, b = data((3, 4), np.int32, 1), data((4, 2), np.float32, 2)
     ta, tb = tp.asarray(a), tp.asarray(b)
     matmul = lambda x, y: x @ y  # noqa: E731
@@ -549,7 +594,10 @@ def test_matmul_operator_operands(device):
         (a, b, ta, b),                                         # tessera @ NumPy
         (a[0], b, a[0], tb),
     ]:
-        check(matmul, matmul, x, y, targs=(tx, ty))
+        if not host_data_refused(lambda: tx @ ty):
+            check(matmul, matmul, x, y, targs=(tx, ty))
+        check(matmul, matmul, x, y,
+              targs=tuple(tp.asarray(v) if is_host_data(v) else v for v in (tx, ty)))
     for x, y, tx, ty in [(a, 2, ta, 2), (2, a, 2, ta), (np.float64(2.0), a, np.float64(2.0), ta),
                          (a, np.int32(3), ta, np.int32(3))]:
         check(matmul, matmul, x, y, targs=(tx, ty))
@@ -934,8 +982,13 @@ def test_einsum_operand_forms(device):
     check(lambda x, y: np.einsum(x, [0, 1], y, [1, 2]),
           lambda x, y: tp.einsum(x, [0, 1], y, [1, 2]), a, b)
     check(lambda x: np.einsum(x, [1, 0]), lambda x: tp.einsum(x, [1, 0]), a)
+    # a list operand: converted on the CPU, refused on CUDA (the sublists above are subscripts)
+    x = np.array([5, 6], np.int32)
+    if not host_data_refused(lambda: tp.einsum("ij,j", [[1, 2], [3, 4]], tp.asarray(x))):
+        check(lambda x: np.einsum("ij,j", [[1, 2], [3, 4]], x),
+              lambda x: tp.einsum("ij,j", [[1, 2], [3, 4]], x), x)
     check(lambda x: np.einsum("ij,j", [[1, 2], [3, 4]], x),
-          lambda x: tp.einsum("ij,j", [[1, 2], [3, 4]], x), np.array([5, 6], np.int32))
+          lambda x: tp.einsum("ij,j", tp.asarray([[1, 2], [3, 4]]), x), x)
     check(lambda x: np.einsum(",ij", 2.5, x), lambda x: tp.einsum(",ij", 2.5, x), a)
     views = [
         ((4, 3), T, (4, 5), lambda x, m: x[::-1]),

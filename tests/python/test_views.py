@@ -13,7 +13,8 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
-from oracle import assert_raises_like, changed, compact_id as _ids, data, make, owner
+from oracle import (assert_raises_like, changed, compact_id as _ids, data, host_data_refused,
+                    make, owner)
 
 LAYOUTS = ["contiguous", "fortran", "strided", "negative", "partial", "leading",
            "transposed_negative", "broadcast"]
@@ -112,10 +113,14 @@ def test_reshape_calling_forms(device, shape, new):
 
 
 def test_reshape_function_takes_lists_and_numpy(device):
+    # NumPy data is converted as NumPy does on the CPU, refused on a CUDA device; converted
+    # with tessera.asarray first, it is reshaped on every device.
     data = [[1, 2, 3], [4, 5, 6]]
-    assert_same(tp.reshape(data, (3, 2)), np.reshape(data, (3, 2)))
     n = sample((2, 3), np.int16)
-    assert_same(tp.reshape(n, (-1,)), np.reshape(n, (-1,)))
+    for host, new in ((data, (3, 2)), (n, (-1,))):
+        if not host_data_refused(lambda: tp.reshape(host, new)):
+            assert_same(tp.reshape(host, new), np.reshape(host, new))
+        assert_same(tp.reshape(tp.asarray(host), new), np.reshape(host, new))
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "fortran", "strided", "negative", "partial",
@@ -425,7 +430,11 @@ def test_broadcast_to(device, shape, target, layout, dtype):
 
 
 def test_broadcast_to_takes_lists_and_scalars(device):
-    assert_same(tp.broadcast_to([1, 2, 3], (2, 3)), np.broadcast_to([1, 2, 3], (2, 3)))
+    # a list: converted on the CPU, refused on a CUDA device; scalars: accepted everywhere
+    if not host_data_refused(lambda: tp.broadcast_to([1, 2, 3], (2, 3))):
+        assert_same(tp.broadcast_to([1, 2, 3], (2, 3)), np.broadcast_to([1, 2, 3], (2, 3)))
+    assert_same(tp.broadcast_to(tp.asarray([1, 2, 3]), (2, 3)),
+                np.broadcast_to([1, 2, 3], (2, 3)))
     assert_same(tp.broadcast_to(5.0, (2,)), np.broadcast_to(5.0, (2,)))
 
 
@@ -457,7 +466,16 @@ def test_broadcast_arrays(device, shapes):
 
 def test_broadcast_arrays_mixed_inputs(device):
     expected = np.broadcast_arrays([1, 2, 3], 5, np.ones((2, 1), np.float32))
-    got = tp.broadcast_arrays([1, 2, 3], 5, tp.ones((2, 1), np.float32))
+    # a list among the inputs: converted on the CPU, refused on a CUDA device
+    if not host_data_refused(lambda: tp.broadcast_arrays([1, 2, 3], 5,
+                                                         tp.ones((2, 1), np.float32))):
+        got = tp.broadcast_arrays([1, 2, 3], 5, tp.ones((2, 1), np.float32))
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            assert_same(g, e)
+    # a Python scalar beside tessera arrays: accepted on every device
+    got = tp.broadcast_arrays(tp.asarray([1, 2, 3]), 5, tp.ones((2, 1), np.float32))
+    assert len(got) == len(expected)
     for g, e in zip(got, expected):
         assert_same(g, e)
 
@@ -521,10 +539,18 @@ def test_atleast_multiple(device, funcs):
     assert len(got) == len(expected)
     for g, e in zip(got, expected):
         assert_same(g, e)
-    # Python scalars and lists
+    # Python scalars and lists: lists are converted on the CPU, refused on a CUDA device
     expected = np_f(5, [1.5, 2.5], [[1, 2]])
-    got = tp_f(5, [1.5, 2.5], [[1, 2]])
+    if not host_data_refused(lambda: tp_f(5, [1.5, 2.5], [[1, 2]])):
+        got = tp_f(5, [1.5, 2.5], [[1, 2]])
+        assert type(got) is type(expected)
+        assert len(got) == len(expected)
+        for g, e in zip(got, expected):
+            assert_same(g, e)
+    # a Python scalar beside tessera arrays: accepted on every device
+    got = tp_f(5, tp.asarray([1.5, 2.5]), tp.asarray([[1, 2]]))
     assert type(got) is type(expected)
+    assert len(got) == len(expected)
     for g, e in zip(got, expected):
         assert_same(g, e)
     assert_same(tp_f(7), np_f(7))
