@@ -95,6 +95,28 @@ TEST(Reduce, PendingInputIsFoldedWithoutBeingStored) {
   EXPECT_TRUE(squares.buffer()->is_pending());  // folded from its tree, never computed
 }
 
+// any and all of bool arrays fold whole SIMD blocks and a tail: the one true (or false)
+// element is found wherever it sits, in blocks, tails and rows of every length.
+TEST(Reduce, AnyAndAllFindOneElementAnywhere) {
+  for (const int64_t n : {1, 7, 63, 64, 65, 127, 128, 129, 1000, 4097, 100003}) {
+    for (const int64_t at : {int64_t{0}, n / 2, n - 1}) {
+      for (const bool value : {true, false}) {
+        std::vector<uint8_t> v(static_cast<size_t>(n), value ? 0 : 1);
+        v[static_cast<size_t>(at)] = value ? 1 : 0;
+        Array a = Array::empty(Dims{n}, DType::Bool, kCpu);
+        a.copy_from_host(v.data());
+        const Ufunc op = value ? Ufunc::LogicalOr : Ufunc::LogicalAnd;
+        const Ufunc same = value ? Ufunc::Maximum : Ufunc::Minimum;
+        EXPECT_EQ(host<uint8_t>(reduce(op, a))[0], value ? 1 : 0) << n << " at " << at;
+        EXPECT_EQ(host<uint8_t>(reduce(same, a))[0], value ? 1 : 0) << n << " at " << at;
+        v[static_cast<size_t>(at)] = value ? 0 : 1;
+        a.copy_from_host(v.data());
+        EXPECT_EQ(host<uint8_t>(reduce(op, a))[0], value ? 0 : 1) << n << " without " << at;
+      }
+    }
+  }
+}
+
 TEST(Reduce, MeanVarStdAsNumPy) {
   const Array a = f64({2, 4, 4, 4, 5, 5, 7, 9});
   EXPECT_DOUBLE_EQ(host<double>(mean(a))[0], 5.0);

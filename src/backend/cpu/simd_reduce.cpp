@@ -154,6 +154,29 @@ T ExtremeBlock(const T* HWY_RESTRICT p, int64_t n) {
   return nan ? std::numeric_limits<T>::quiet_NaN() : best;
 }
 
+// any and all of bools (bytes, true when non-zero): the OR of the bytes is non-zero when one
+// is, the minimum when all are. Whole blocks of four vectors; the generic fold would take
+// each byte through the op's loop.
+template <bool All>
+uint8_t TruthBlock(const uint8_t* HWY_RESTRICT p, int64_t n) {
+  const hn::ScalableTag<uint8_t> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  auto pick = [](auto a, auto b) { return All ? hn::Min(a, b) : hn::Or(a, b); };
+  auto a0 = hn::Set(d, All ? 1 : 0), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    a0 = pick(a0, hn::LoadU(d, p + i));
+    a1 = pick(a1, hn::LoadU(d, p + i + lanes));
+    a2 = pick(a2, hn::LoadU(d, p + i + 2 * lanes));
+    a3 = pick(a3, hn::LoadU(d, p + i + 3 * lanes));
+  }
+  const auto folded = pick(pick(a0, a1), pick(a2, a3));
+  bool result = All ? hn::AllFalse(d, hn::Eq(folded, hn::Zero(d)))
+                    : !hn::AllTrue(d, hn::Eq(folded, hn::Zero(d)));
+  for (; i < n; ++i) result = All ? result && p[i] != 0 : result || p[i] != 0;
+  return result ? 1 : 0;
+}
+
 #define TS_BLOCK_FOLD(Name, T, expr)                                                \
   void Name##_##T(const std::byte* values, int64_t n, std::byte* out) {             \
     const T r = expr(reinterpret_cast<const T*>(values), n);                        \
@@ -170,6 +193,8 @@ TS_BLOCK_FOLD(Max, float, (ExtremeBlock<float, true>))
 TS_BLOCK_FOLD(Max, double, (ExtremeBlock<double, true>))
 TS_BLOCK_FOLD(Min, float, (ExtremeBlock<float, false>))
 TS_BLOCK_FOLD(Min, double, (ExtremeBlock<double, false>))
+TS_BLOCK_FOLD(All, uint8_t, TruthBlock<true>)
+TS_BLOCK_FOLD(Any, uint8_t, TruthBlock<false>)
 #undef TS_BLOCK_FOLD
 
 }  // namespace tessera::cpu::HWY_NAMESPACE
@@ -189,6 +214,8 @@ TS_FOLD_DISPATCH(Max, float)
 TS_FOLD_DISPATCH(Max, double)
 TS_FOLD_DISPATCH(Min, float)
 TS_FOLD_DISPATCH(Min, double)
+TS_FOLD_DISPATCH(All, uint8_t)
+TS_FOLD_DISPATCH(Any, uint8_t)
 #undef TS_FOLD_DISPATCH
 
 HWY_EXPORT(Squares_float);
@@ -209,6 +236,13 @@ SquaresFold simd_squares_fold(DType dtype) {
 }
 
 BlockFold simd_block_fold(Ufunc op, DType dtype) {
+  if (dtype == DType::Bool) {
+    switch (op) {
+      case Ufunc::LogicalAnd: case Ufunc::Minimum: return &dispatch_All_uint8_t;
+      case Ufunc::LogicalOr: case Ufunc::Maximum: return &dispatch_Any_uint8_t;
+      default: return nullptr;
+    }
+  }
   const bool f32 = dtype == DType::Float32, f64 = dtype == DType::Float64;
   if (!f32 && !f64) return nullptr;
   switch (op) {
