@@ -179,10 +179,16 @@ def test_axis_of_0d_array(device, name):
 
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_non_array_inputs(device, name):
-    """Python scalars, (nested) lists and NumPy arrays convert as NumPy converts them."""
+    """Python scalars, (nested) lists and NumPy arrays convert as NumPy converts them. A device
+    that refuses host data (oracle.refuses_host_data) refuses the lists and NumPy arrays, and
+    reduces them as NumPy does once converted with tessera.asarray."""
     for value in (3, -2.5, True, 1 + 2j, [1, 5, 2], [[1.5, -1.0], [0.0, 2.0]], [[True], [False]],
                   np.arange(6, dtype=np.int16).reshape(2, 3)):
-        same_outcome(lambda: reduce_call(np, name, value), lambda: reduce_call(tp, name, value),
+        tvalue = value
+        if refuses_host_data() and is_host_data(value):
+            assert_refuses_host_data(lambda: reduce_call(tp, name, value))
+            tvalue = tp.asarray(value)
+        same_outcome(lambda: reduce_call(np, name, value), lambda: reduce_call(tp, name, tvalue),
                      name in EXACT, scale_of(name, value))
 
 

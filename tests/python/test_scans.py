@@ -16,7 +16,16 @@ import pytest
 import tessera as tp
 
 from conftest import ALL_DTYPES, assert_same, sample
-from oracle import assert_raises_type, compact_id, data, make, public_type
+from oracle import (
+    assert_raises_type,
+    assert_refuses_host_data,
+    compact_id,
+    data,
+    is_host_data,
+    make,
+    public_type,
+    refuses_host_data,
+)
 from test_reductions import both, dtype_case_id, positive_nans
 from ufunc_oracle import dtype_id, outcome_like_numpy
 
@@ -146,9 +155,16 @@ def test_0d(device, name):
                                    [[True], [False]], [], [3, 2.5]], ids=compact_id)
 def test_non_array_inputs(device, value):
     """Python scalars and (nested) lists convert as NumPy converts them (along the default
-    axes: other axes of 0-d input are test_0d's)."""
+    axes: other axes of 0-d input are test_0d's). A device that refuses host data
+    (oracle.refuses_host_data) refuses the lists, and scans them as NumPy does once converted
+    with tessera.asarray."""
+    tvalue = value
+    if refuses_host_data() and is_host_data(value):
+        for name in ("cumsum", "cumprod", "add", "maximum"):
+            assert_refuses_host_data(lambda: scan(tp, name, value))
+        tvalue = tp.asarray(value)
     for name in ("cumsum", "cumprod", "add", "maximum"):
-        same_outcome(lambda: scan(np, name, value), lambda: scan(tp, name, value))
+        same_outcome(lambda: scan(np, name, value), lambda: scan(tp, name, tvalue))
 
 
 # --------------------------------------------------------------------------------------------

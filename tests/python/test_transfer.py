@@ -664,6 +664,7 @@ HOST_DATA_CALLS = {
     "reshape_of_numpy": ("reshape", lambda m, t, n: m.reshape(n, 6)),
     "broadcast_arrays": ("broadcast_arrays", lambda m, t, n: m.broadcast_arrays(t, n[0])[1]),
     "digitize_bins": ("digitize", lambda m, t, n: m.digitize(t, n[0])),
+    "random_permutation": ("permutation", lambda m, t, n: m.sort(m.random.permutation(n[0]))),
 }
 
 

@@ -441,11 +441,12 @@ def seed(seed=None):
 
 
 def _legacy(name):
-    def call(*args, **kwargs):
+    # A private name: errors name the RandomState method it calls, not this wrapper.
+    def _call(*args, **kwargs):
         return getattr(_global, name)(*args, **kwargs)
-    call.__name__ = name
-    call.__doc__ = f"RandomState.{name} of the module-level generator (tessera.random.seed)."
-    return call
+    _call.__name__ = name
+    _call.__doc__ = f"RandomState.{name} of the module-level generator (tessera.random.seed)."
+    return _call
 
 
 for _name in ("rand", "randn", "randint", "random", "random_sample", "uniform", "normal",
