@@ -201,7 +201,9 @@ def ptp(a, axis=None, out=None, keepdims=False):
 def count_nonzero(a, axis=None, *, keepdims=False):
     """Number of non-zero elements (an int64 array; 0-d for a full count, as in CuPy)."""
     a = operand(a)
-    return _core._reduce("add", not_equal(a, 0), _axis_of(a, axis), "int64", None, builtins.bool(keepdims),
+    # A bool array is counted as it is: the sum of its bytes, a SIMD count.
+    mask = a if a.dtype == np.bool_ else not_equal(a, 0)
+    return _core._reduce("add", mask, _axis_of(a, axis), "int64", None, builtins.bool(keepdims),
                          None, True, "count_nonzero")
 
 

@@ -95,9 +95,9 @@ TEST(Reduce, PendingInputIsFoldedWithoutBeingStored) {
   EXPECT_TRUE(squares.buffer()->is_pending());  // folded from its tree, never computed
 }
 
-// any and all of bool arrays fold whole SIMD blocks and a tail: the one true (or false)
-// element is found wherever it sits, in blocks, tails and rows of every length.
-TEST(Reduce, AnyAndAllFindOneElementAnywhere) {
+// any, all and the sum of bool arrays fold whole SIMD blocks and a tail: the one true (or
+// false) element is found wherever it sits, in blocks, tails and rows of every length.
+TEST(Reduce, AnyAllAndCountOfBoolsFindOneElementAnywhere) {
   for (const int64_t n : {1, 7, 63, 64, 65, 127, 128, 129, 1000, 4097, 100003}) {
     for (const int64_t at : {int64_t{0}, n / 2, n - 1}) {
       for (const bool value : {true, false}) {
@@ -112,6 +112,13 @@ TEST(Reduce, AnyAndAllFindOneElementAnywhere) {
         v[static_cast<size_t>(at)] = value ? 0 : 1;
         a.copy_from_host(v.data());
         EXPECT_EQ(host<uint8_t>(reduce(op, a))[0], value ? 0 : 1) << n << " without " << at;
+        // The sum of bools counts them (a SIMD count of the bytes).
+        const Array count = reduce(Ufunc::Add, a);
+        ASSERT_EQ(count.dtype(), DType::Int64);
+        EXPECT_EQ(host<int64_t>(count)[0], value ? 0 : n) << n << " at " << at;
+        v[static_cast<size_t>(at)] = value ? 1 : 0;
+        a.copy_from_host(v.data());
+        EXPECT_EQ(host<int64_t>(reduce(Ufunc::Add, a))[0], value ? 1 : n - 1) << n << " at " << at;
       }
     }
   }

@@ -439,9 +439,14 @@ void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Arra
       plan.squares = fold;
     }
   }
-  if (plan.inner_reduced && plan.block_fold && !plan.squares && nops == 2 &&
-      root.kind == expr::Node::Kind::Input && root.input.dtype() == acc.dtype() &&
-      plan.inner_strides[1] == plan.isize) {
+  const bool bare_input = plan.inner_reduced && !plan.squares && nops == 2 &&
+                          root.kind == expr::Node::Kind::Input &&
+                          plan.inner_strides[1] == root.input.itemsize();
+  if (bare_input && plan.block_fold && root.input.dtype() == acc.dtype()) {
+    plan.direct = true;
+  } else if (bare_input && op == Ufunc::Add && !ordered && root.input.dtype() == DType::Bool &&
+             acc.dtype() == DType::Int64) {
+    plan.block_fold = simd_count_fold();  // a bool array summed: its bytes counted
     plan.direct = true;
   }
   clear_stale_fp_errors();  // the serial combines below run on this thread

@@ -177,6 +177,27 @@ uint8_t TruthBlock(const uint8_t* HWY_RESTRICT p, int64_t n) {
   return result ? 1 : 0;
 }
 
+// The number of true bools (non-zero bytes) in n values, as int64: sums of eight 0/1 bytes
+// per 64-bit lane, where the generic fold would convert each byte to int64 first.
+int64_t CountBlock(const uint8_t* HWY_RESTRICT p, int64_t n) {
+  const hn::ScalableTag<uint8_t> d;
+  const hn::Repartition<uint64_t, decltype(d)> d64;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto one = hn::Set(d, 1), zero = hn::Zero(d);
+  auto ones = [&](const uint8_t* at) {
+    return hn::IfThenElseZero(hn::Ne(hn::LoadU(d, at), zero), one);
+  };
+  auto c0 = hn::Zero(d64), c1 = hn::Zero(d64);
+  int64_t i = 0;
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    c0 = hn::Add(c0, hn::SumsOf8(ones(p + i)));
+    c1 = hn::Add(c1, hn::SumsOf8(ones(p + i + lanes)));
+  }
+  int64_t count = static_cast<int64_t>(hn::GetLane(hn::SumOfLanes(d64, hn::Add(c0, c1))));
+  for (; i < n; ++i) count += p[i] != 0;
+  return count;
+}
+
 #define TS_BLOCK_FOLD(Name, T, expr)                                                \
   void Name##_##T(const std::byte* values, int64_t n, std::byte* out) {             \
     const T r = expr(reinterpret_cast<const T*>(values), n);                        \
@@ -196,6 +217,11 @@ TS_BLOCK_FOLD(Min, double, (ExtremeBlock<double, false>))
 TS_BLOCK_FOLD(All, uint8_t, TruthBlock<true>)
 TS_BLOCK_FOLD(Any, uint8_t, TruthBlock<false>)
 #undef TS_BLOCK_FOLD
+
+void Count(const std::byte* values, int64_t n, std::byte* out) {
+  const int64_t r = CountBlock(reinterpret_cast<const uint8_t*>(values), n);
+  std::memcpy(out, &r, sizeof r);
+}
 
 }  // namespace tessera::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -217,6 +243,12 @@ TS_FOLD_DISPATCH(Min, double)
 TS_FOLD_DISPATCH(All, uint8_t)
 TS_FOLD_DISPATCH(Any, uint8_t)
 #undef TS_FOLD_DISPATCH
+
+HWY_EXPORT(Count);
+static void dispatch_count(const std::byte* values, int64_t n, std::byte* out) {
+  HWY_DYNAMIC_DISPATCH(Count)(values, n, out);
+}
+BlockFold simd_count_fold() { return &dispatch_count; }
 
 HWY_EXPORT(Squares_float);
 HWY_EXPORT(Squares_double);

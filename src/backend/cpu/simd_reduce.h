@@ -19,6 +19,9 @@ using BlockFold = void (*)(const std::byte* values, int64_t n, std::byte* out);
 // The SIMD fold of `op` over `dtype`, or null when there is none.
 BlockFold simd_block_fold(Ufunc op, DType dtype);
 
+// Folds n bools into their int64 count: the sum of a bool array, count_nonzero.
+BlockFold simd_count_fold();
+
 // Folds the sum of (v - center)^2 over n >= 1 contiguous values into *out (pairwise over
 // blocks, as the sums): the second
 // pass of var/std and sums of squares, read straight from memory. float32/float64 only.
