@@ -11,6 +11,7 @@ from ._core import ndarray
 from ._creation import arange, asarray, ones, operand, zeros, zeros_like
 from ._elementwise import divide, multiply, sqrt
 from ._joining import concatenate
+from ._manipulation import atleast_1d
 from ._numerics import convolve
 
 __all__ = ["poly", "poly1d", "polyadd", "polyder", "polydiv", "polyfit", "polyint", "polymul",
@@ -167,8 +168,7 @@ def _trim_leading(c):
 def polyadd(a1, a2):
     """The sum of two polynomials."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
-    a1, a2 = np.atleast_1d(_coefficients(a1)), np.atleast_1d(_coefficients(a2))
-    a1, a2 = operand(a1), operand(a2)
+    a1, a2 = atleast_1d(_coefficients(a1)), atleast_1d(_coefficients(a2))
     diff = a2.shape[0] - a1.shape[0]
     if diff > 0:
         a1 = concatenate((zeros(diff, dtype=a1.dtype), a1))
@@ -181,7 +181,7 @@ def polyadd(a1, a2):
 def polysub(a1, a2):
     """The difference of two polynomials."""
     truepoly = isinstance(a1, poly1d) or isinstance(a2, poly1d)
-    a1, a2 = operand(np.atleast_1d(_coefficients(a1))), operand(np.atleast_1d(_coefficients(a2)))
+    a1, a2 = atleast_1d(_coefficients(a1)), atleast_1d(_coefficients(a2))
     diff = a2.shape[0] - a1.shape[0]
     if diff > 0:
         a1 = concatenate((zeros(diff, dtype=a1.dtype), a1))
@@ -215,9 +215,9 @@ def polydiv(u, v):
         r[k:k + n + 1] -= d * v
     while np.allclose(r[0], 0, rtol=1e-14) and (r.shape[-1] > 1):
         r = r[1:]
-    if truepoly:
-        return poly1d(q), poly1d(r)
-    return asarray(q), asarray(r)
+    # The division ran on the host (a short, sequential recurrence): the results go back.
+    q, r = asarray(q), asarray(r)
+    return (poly1d(q), poly1d(r)) if truepoly else (q, r)
 
 
 def _host(c):

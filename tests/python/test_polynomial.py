@@ -5,8 +5,11 @@ poly1d class (construction from coefficients or roots, attributes, calls, arithm
 len, indexing, deriv, integ, str and repr).
 
 Inputs are Python lists, NumPy arrays and tessera arrays of int64, float32, float64 and
-complex128. Results NumPy returns as arrays come back as tessera arrays with NumPy's dtype
-and shape; NumPy's scalar results may come back as scalars or 0-d tessera arrays of NumPy's
+complex128. Lists and NumPy arrays are NumPy data: the CPU converts them as NumPy does, a
+CUDA device refuses them as data operands (TypeError, as CuPy does), which the tests check
+there; cases made of tessera arrays, poly1d and scalars are compared with NumPy on every
+device. Results NumPy returns as arrays come back as tessera arrays with NumPy's dtype and
+shape; NumPy's scalar results may come back as scalars or 0-d tessera arrays of NumPy's
 dtype. poly1d's array attributes (coeffs, roots) may be NumPy or tessera arrays. Where NumPy
 raises, tessera raises the same exception type with a message prefixed "[api]".
 
@@ -24,7 +27,8 @@ import pytest
 
 import tessera as tp
 
-from oracle import message_of, numpy_result, public_type
+from oracle import (host_data_refused, is_host_data, message_of, numpy_result, public_type,
+                    refuses_host_data)
 
 # Relative tolerance of a result of each dtype; absolute errors up to the tolerance times
 # the magnitude of the result (at least 1) or of the terms it is computed from.
@@ -70,7 +74,9 @@ def typed(values, dtype, twist=True):
 
 def as_input(a, kind):
     """(the NumPy call's argument, the tessera call's argument) of the NumPy array a given
-    as `kind`: a Python list (both), a NumPy array (both) or a tessera array."""
+    as `kind`: a Python list (both), a NumPy array (both) or a tessera array. The "list" and
+    "numpy" kinds are NumPy data: a device that refuses host data refuses them as operands
+    (see refused())."""
     if kind == "list":
         return a.tolist(), a.tolist()
     if kind == "numpy":
@@ -78,6 +84,32 @@ def as_input(a, kind):
     if kind == "tessera":
         return a, tp.asarray(a)
     raise AssertionError(kind)
+
+
+def inline(values):
+    """Values a test writes inline (a list, a NumPy array) as the input of a computation that
+    is not about the input's type: as they are where the device takes NumPy data (the CPU),
+    converted with tessera.asarray where it refuses them, so that the computation stays
+    checked there. (The refusal itself is checked by the tests of each function given the
+    "list" and "numpy" kinds.)"""
+    return tp.asarray(values) if refuses_host_data() else values
+
+
+def is_host(x):
+    """Whether x is NumPy data that a device refusing host data refuses as an operand: a
+    list, tuple, NumPy array or other array-like -- but not a tessera poly1d (whose __array__
+    is a host copy of its coefficients), a tessera array or a scalar."""
+    return is_host_data(x) and not isinstance(x, getattr(tp, "poly1d", ()))
+
+
+def refused(tp_call, *operands):
+    """Whether the case ends with the refusal of NumPy data: where some of `operands` (the
+    data operands tp_call gives tessera) is NumPy data and the current device refuses host
+    data, checks that tp_call raises that TypeError and returns True. Otherwise (tessera
+    arrays, poly1d and scalars only, or the CPU) returns False, and the caller checks the
+    outcome against NumPy's."""
+    __tracebackhide__ = True
+    return any(is_host(x) for x in operands) and host_data_refused(tp_call)
 
 
 # --------------------------------------------------------------------------------------------
@@ -160,12 +192,15 @@ def same_roots(got, expected, what="roots", numpy_ok=False):
         left.pop(j)
 
 
-def raises_like(np_call, tp_call):
+def raises_like(np_call, tp_call, *operands):
     """NumPy raises; tessera raises the same (public) exception type, with a message
-    prefixed "[api]"."""
+    prefixed "[api]" -- or, where `operands` (tp_call's data operands) hold NumPy data that
+    the device refuses, the refusal of that data (see refused())."""
     __tracebackhide__ = True
     expected, error = numpy_result(np_call)
     assert error is not None, f"NumPy does not raise (returns {expected!r}): the case is wrong"
+    if refused(tp_call, *operands):
+        return
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -193,6 +228,25 @@ def tp_result(tp_call):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return tp_call()
+
+
+def run(name, np_args, tp_args, check, tp_kwargs=None, **kwargs):
+    """numpy.<name>(*np_args, **kwargs) against tessera.<name>(*tp_args, **kwargs) (the
+    keyword arguments in tp_kwargs replacing those of kwargs), compared by
+    check(got, expected) -- or, where tessera's arguments hold NumPy data (the "list" and
+    "numpy" kinds) and the device refuses host data, tessera's call must raise that refusal.
+    Every array passed through run is a data operand of the function (coefficients, points,
+    roots, matrices, x, y, weights); none is a host parameter such as polyint's k."""
+    __tracebackhide__ = True
+    expected = np_result(lambda: getattr(np, name)(*np_args, **kwargs))
+    tp_kwargs = {**kwargs, **(tp_kwargs or {})}
+
+    def tp_call():
+        return fn(name)(*tp_args, **tp_kwargs)
+
+    if refused(tp_call, *tp_args, *tp_kwargs.values()):
+        return
+    check(tp_result(tp_call), expected)
 
 
 def fn(name):
@@ -256,10 +310,8 @@ def test_polyval_dtypes(device, p_dtype, x_dtype, kind):
     x = x.astype(x_dtype)
     np_p, tp_p = as_input(p, kind)
     np_x, tp_x = as_input(x, kind)
-    expected = np_result(lambda: np.polyval(np_p, np_x))
-    got = tp_result(lambda: fn("polyval")(tp_p, tp_x))
     scale = max(float(np.max(np.polyval(np.abs(p), np.abs(x).astype(float)))), 1.0)
-    near(got, expected, scale)
+    run("polyval", (np_p, np_x), (tp_p, tp_x), lambda got, expected: near(got, expected, scale))
 
 
 POLYVAL_CASES = {
@@ -287,10 +339,8 @@ def test_polyval_shapes(device, case, kind):
         np_x, tp_x = x, x
     else:
         np_x, tp_x = as_input(x, kind)
-    expected = np_result(lambda: np.polyval(np_p, np_x))
-    got = tp_result(lambda: fn("polyval")(tp_p, tp_x))
     scale = max(magnitude(np.polyval(np.abs(p), np.abs(x))), 1.0)
-    near(got, expected, scale)
+    run("polyval", (np_p, np_x), (tp_p, tp_x), lambda got, expected: near(got, expected, scale))
 
 
 @pytest.mark.parametrize("x", [2, -3, 2.5, 1 + 2j, np.float32(1.5), np.int64(4)], ids=repr)
@@ -299,9 +349,8 @@ def test_polyval_scalar_x(device, x, dtype, kind):
     """A scalar point gives a scalar (or 0-d array) of NumPy's dtype."""
     p = typed(P4, dtype)
     np_p, tp_p = as_input(p, kind)
-    expected = np_result(lambda: np.polyval(np_p, x))
-    got = tp_result(lambda: fn("polyval")(tp_p, x))
-    near(got, expected, max(magnitude(np.polyval(np.abs(p), abs(x))), 1.0))
+    scale = max(magnitude(np.polyval(np.abs(p), abs(x))), 1.0)
+    run("polyval", (np_p, x), (tp_p, x), lambda got, expected: near(got, expected, scale))
 
 
 # --------------------------------------------------------------------------------------------
@@ -363,11 +412,9 @@ def fit_check(full=False, cov=False):
     return check
 
 
-def run_fit(np_args, tp_args, check, **kwargs):
+def run_fit(np_args, tp_args, check, tp_kwargs=None, **kwargs):
     __tracebackhide__ = True
-    expected = np_result(lambda: np.polyfit(*np_args, **kwargs))
-    got = tp_result(lambda: fn("polyfit")(*tp_args, **kwargs))
-    check(got, expected)
+    run("polyfit", np_args, tp_args, check, tp_kwargs, **kwargs)
 
 
 FIT_DTYPE_PARAMS = [
@@ -451,12 +498,9 @@ def test_polyfit_weights(device, kind, columns):
     np_x, tp_x = as_input(x, kind)
     np_y, tp_y = as_input(y, kind)
     np_w, tp_w = as_input(w, kind)
-    expected = np_result(lambda: np.polyfit(np_x, np_y, 3, w=np_w))
-    got = tp_result(lambda: fn("polyfit")(tp_x, tp_y, 3, w=tp_w))
-    fit_check()(got, expected)
-    expected = np_result(lambda: np.polyfit(np_x, np_y, 3, w=np_w, full=True))
-    got = tp_result(lambda: fn("polyfit")(tp_x, tp_y, 3, w=tp_w, full=True))
-    fit_check(full=True)(got, expected)
+    run_fit((np_x, np_y, 3), (tp_x, tp_y, 3), fit_check(), {"w": tp_w}, w=np_w)
+    run_fit((np_x, np_y, 3), (tp_x, tp_y, 3), fit_check(full=True), {"w": tp_w}, w=np_w,
+            full=True)
 
 
 def test_polyfit_exact(device):
@@ -464,8 +508,8 @@ def test_polyfit_exact(device):
     x = np.array([-1.0, 0.0, 1.0, 2.0, 4.0])
     y = 3 * x ** 2 - 2 * x + 1
     run_fit((x, y, 2), (tp.asarray(x), tp.asarray(y), 2), fit_check())
-    run_fit(([2.0], [5.0], 0), ([2.0], [5.0], 0), fit_check())
-    run_fit(([1, 2, 3], [2, 4, 6], 1), ([1, 2, 3], [2, 4, 6], 1), fit_check())
+    run_fit(([2.0], [5.0], 0), (inline([2.0]), inline([5.0]), 0), fit_check())
+    run_fit(([1, 2, 3], [2, 4, 6], 1), (inline([1, 2, 3]), inline([2, 4, 6]), 1), fit_check())
 
 
 def rank_warnings(tp_call):
@@ -526,7 +570,8 @@ def test_polyfit_errors(device, case, kind):
                    for k, v in kwargs.items()}
     else:
         targs, tkwargs = args, kwargs
-    raises_like(lambda: np.polyfit(*args, **kwargs), lambda: fn("polyfit")(*targs, **tkwargs))
+    raises_like(lambda: np.polyfit(*args, **kwargs), lambda: fn("polyfit")(*targs, **tkwargs),
+                *targs, *tkwargs.values())
 
 
 # --------------------------------------------------------------------------------------------
@@ -559,18 +604,17 @@ def test_roots(device, case, dtype, kind):
     are dropped; constant, all-zero and empty polynomials have no roots (float64)."""
     p = typed(ROOT_CASES[case], dtype)
     np_p, tp_p = as_input(p, kind)
-    expected = np_result(lambda: np.roots(np_p))
-    got = tp_result(lambda: fn("roots")(tp_p))
-    same_roots(got, expected)
+    run("roots", (np_p,), (tp_p,), same_roots)
 
 
 def test_roots_complex_coefficients(device):
     """Complex coefficients: the roots they were built from."""
     zeros = np.array([1j, 2.0, -1 - 1j, 0.5 + 2j])
     p = np.poly(zeros)
+    expected = np_result(lambda: np.roots(p))
     for arg in (p, tp.asarray(p), p.tolist()):
-        expected = np_result(lambda: np.roots(p))
-        same_roots(tp_result(lambda: fn("roots")(arg)), expected)
+        if not refused(lambda: fn("roots")(arg), arg):
+            same_roots(tp_result(lambda: fn("roots")(arg)), expected)
 
 
 @pytest.mark.parametrize("bad", ["2d", "3d"])
@@ -578,7 +622,7 @@ def test_roots_errors(device, bad):
     """Input that is not 1-d after atleast_1d: ValueError."""
     a = np.ones((2, 3)) if bad == "2d" else np.ones((2, 2, 2))
     raises_like(lambda: np.roots(a), lambda: fn("roots")(tp.asarray(a)))
-    raises_like(lambda: np.roots(a.tolist()), lambda: fn("roots")(a.tolist()))
+    raises_like(lambda: np.roots(a.tolist()), lambda: fn("roots")(a.tolist()), a.tolist())
 
 
 # --------------------------------------------------------------------------------------------
@@ -620,9 +664,7 @@ def test_poly_from_roots(device, case, dtype, kind):
     float32 kept; complex roots in conjugate pairs give real (float64) coefficients."""
     zeros = np.asarray(POLY_ROOT_CASES[case][0]).astype(dtype)
     np_z, tp_z = as_input(zeros, kind)
-    expected = np_result(lambda: np.poly(np_z))
-    got = tp_result(lambda: fn("poly")(tp_z))
-    poly_check(got, expected)
+    run("poly", (np_z,), (tp_z,), poly_check)
 
 
 POLY_MATRICES = {
@@ -652,11 +694,12 @@ def test_poly_from_matrix(device, case, dtype, kind):
     """A square matrix: its characteristic polynomial (from its eigenvalues)."""
     a = np.asarray(POLY_MATRICES[case][0]).astype(dtype)
     np_a, tp_a = as_input(a, kind)
-    expected = np_result(lambda: np.poly(np_a))
-    got = tp_result(lambda: fn("poly")(tp_a))
-    # error relative to the eigenvalues' magnitudes, compounded over the degree
-    scale = max(magnitude(expected), 1.0) * a.shape[0]
-    near(got, expected, scale, what="coeffs")
+
+    def check(got, expected):
+        # error relative to the eigenvalues' magnitudes, compounded over the degree
+        near(got, expected, max(magnitude(expected), 1.0) * a.shape[0], what="coeffs")
+
+    run("poly", (np_a,), (tp_a,), check)
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (0, 0), (2, 2, 2)], ids=str)
@@ -695,12 +738,9 @@ def test_arithmetic_dtypes(device, name, a_dtype, b_dtype, kind):
     b = b.astype(b_dtype)
     np_a, tp_a = as_input(a, kind)
     np_b, tp_b = as_input(b, kind)
-    expected = np_result(lambda: getattr(np, name)(np_a, np_b))
-    got = tp_result(lambda: fn(name)(tp_a, tp_b))
-    near(got, expected, what=name)
-    expected = np_result(lambda: getattr(np, name)(np_b, np_a))
-    got = tp_result(lambda: fn(name)(tp_b, tp_a))
-    near(got, expected, what=f"{name} (swapped)")
+    run(name, (np_a, np_b), (tp_a, tp_b), lambda got, expected: near(got, expected, what=name))
+    run(name, (np_b, np_a), (tp_b, tp_a),
+        lambda got, expected: near(got, expected, what=f"{name} (swapped)"))
 
 
 @pytest.mark.parametrize("name", ARITH)
@@ -715,9 +755,7 @@ def test_arithmetic_lengths(device, name, case, kinds):
         a = a.astype(np.float64)
     np_a, tp_a = as_input(a, kinds[0])
     np_b, tp_b = as_input(b, kinds[1])
-    expected = np_result(lambda: getattr(np, name)(np_a, np_b))
-    got = tp_result(lambda: fn(name)(tp_a, tp_b))
-    near(got, expected, what=name)
+    run(name, (np_a, np_b), (tp_a, tp_b), lambda got, expected: near(got, expected, what=name))
 
 
 # --------------------------------------------------------------------------------------------
@@ -750,9 +788,8 @@ def test_polydiv(device, case, dtype, kind):
     # complex: u and v both times 1+1j (1 / (1+1j) = (1-1j)/2 is exact)
     np_u, tp_u = as_input(u, kind)
     np_v, tp_v = as_input(v, kind)
-    expected = np_result(lambda: np.polydiv(np_u, np_v))
-    got = tp_result(lambda: fn("polydiv")(tp_u, tp_v))
-    near(got, expected, what="polydiv")
+    run("polydiv", (np_u, np_v), (tp_u, tp_v),
+        lambda got, expected: near(got, expected, what="polydiv"))
 
 
 @pytest.mark.parametrize("u_dtype", DTYPES, ids=lambda d: np.dtype(d).name)
@@ -781,12 +818,10 @@ def test_polyder(device, case, m, dtype, kind):
     the input; a constant's derivative is empty."""
     p = typed(DER_POLYS[case], dtype)
     np_p, tp_p = as_input(p, kind)
-    expected = np_result(lambda: np.polyder(np_p, m))
-    got = tp_result(lambda: fn("polyder")(tp_p, m))
-    near(got, expected, what="polyder")
+    run("polyder", (np_p, m), (tp_p, m), lambda got, expected: near(got, expected, what="polyder"))
     if m == 1:
-        expected = np_result(lambda: np.polyder(np_p))
-        near(tp_result(lambda: fn("polyder")(tp_p)), expected, what="polyder default m")
+        run("polyder", (np_p,), (tp_p,),
+            lambda got, expected: near(got, expected, what="polyder default m"))
 
 
 @pytest.mark.parametrize("case", list(DER_POLYS))
@@ -796,12 +831,10 @@ def test_polyint(device, case, m, dtype, kind):
     """The m-th antiderivative with zero constants (k=None); m = 0 returns the input."""
     p = typed(DER_POLYS[case], dtype)
     np_p, tp_p = as_input(p, kind)
-    expected = np_result(lambda: np.polyint(np_p, m))
-    got = tp_result(lambda: fn("polyint")(tp_p, m))
-    near(got, expected, what="polyint")
+    run("polyint", (np_p, m), (tp_p, m), lambda got, expected: near(got, expected, what="polyint"))
     if m == 1:
-        expected = np_result(lambda: np.polyint(np_p))
-        near(tp_result(lambda: fn("polyint")(tp_p)), expected, what="polyint default m")
+        run("polyint", (np_p,), (tp_p,),
+            lambda got, expected: near(got, expected, what="polyint default m"))
 
 
 POLYINT_K = {
@@ -875,9 +908,10 @@ CONSTRUCT_CASES = {
 }
 
 
-def construct(case, kind):
-    """(NumPy poly1d, tessera poly1d) of a construction case, the coefficients given as
-    `kind`."""
+def construct(case, kind, check):
+    """check(tessera poly1d, NumPy poly1d) of a construction case, the coefficients given as
+    `kind` (refused as NumPy data where the device refuses it)."""
+    __tracebackhide__ = True
     c, kwargs = CONSTRUCT_CASES[case]
     c = np.asarray(c)
     if c.size == 0:
@@ -885,7 +919,7 @@ def construct(case, kind):
     if kind == "list" and c.dtype == np.float32:
         kind = "numpy"
     np_c, tp_c = as_input(c, kind)
-    return np.poly1d(np_c, **kwargs), fn("poly1d")(tp_c, **kwargs)
+    run("poly1d", (np_c,), (tp_c,), check, **kwargs)
 
 
 @pytest.mark.parametrize("case", list(CONSTRUCT_CASES))
@@ -893,7 +927,13 @@ def construct(case, kind):
 def test_poly1d_construct(device, case, kind):
     """coeffs (.c, .coef, .coefficients) with leading zeros trimmed ([0] when none are
     left), order (.o), variable, roots (.r), len."""
-    expected, got = construct(case, kind)
+    construct(case, kind, same_attributes)
+
+
+def same_attributes(got, expected):
+    """The tessera poly1d got has the NumPy poly1d expected's coefficients (and their
+    aliases), order, variable, length and roots."""
+    __tracebackhide__ = True
     same_poly(got, expected)
     for alias in ("c", "coef", "coefficients"):
         g = to_numpy(getattr(got, alias))
@@ -910,11 +950,11 @@ def test_poly1d_construct(device, case, kind):
 
 def test_poly1d_copy_and_errors(device):
     """poly1d(poly1d) copies (variable= overrides); 2-d coefficients: ValueError."""
-    p = fn("poly1d")([1, 2, 3], variable="s")
+    p = fn("poly1d")(inline([1, 2, 3]), variable="s")
     same_poly(fn("poly1d")(p), np.poly1d([1, 2, 3], variable="s"))
     same_poly(fn("poly1d")(p, variable="y"), np.poly1d([1, 2, 3], variable="y"))
     a = [[1, 2], [3, 4]]
-    raises_like(lambda: np.poly1d(a), lambda: fn("poly1d")(a))
+    raises_like(lambda: np.poly1d(a), lambda: fn("poly1d")(a), a)
     raises_like(lambda: np.poly1d(np.array(a)), lambda: fn("poly1d")(tp.asarray(np.array(a))))
 
 
@@ -952,8 +992,11 @@ def test_poly1d_str_repr(device, case, kind):
     if kind == "list" and c.dtype == np.float32:
         kind = "numpy"
     np_c, tp_c = as_input(c, kind)
-    expected = np.poly1d(np_c)
-    got = fn("poly1d")(tp_c)
+    run("poly1d", (np_c,), (tp_c,), same_str_repr)
+
+
+def same_str_repr(got, expected):
+    __tracebackhide__ = True
     assert str(got) == str(expected), f"str:\n{str(got)}\n!=\n{str(expected)}"
     assert repr(got) == repr(expected), f"repr: {repr(got)} != {repr(expected)}"
 
@@ -961,7 +1004,7 @@ def test_poly1d_str_repr(device, case, kind):
 def test_poly1d_str_variable(device):
     for variable in ("z", "t", "lam"):
         expected = np.poly1d([1, -2, 3], variable=variable)
-        got = fn("poly1d")([1, -2, 3], variable=variable)
+        got = fn("poly1d")(inline([1, -2, 3]), variable=variable)
         assert str(got) == str(expected), f"str:\n{str(got)}\n!=\n{str(expected)}"
         assert repr(got) == repr(expected)
 
@@ -991,12 +1034,12 @@ def test_poly1d_call(device, point, coeffs):
     """p(x) is polyval(p.coeffs, x): a scalar for a scalar, an array of x's shape."""
     x = CALL_POINTS[point]
     expected = np.poly1d(coeffs)(x)
-    p = fn("poly1d")(coeffs)
-    tx = tp.asarray(x) if isinstance(x, np.ndarray) else x
-    got = tp_result(lambda: p(tx))
+    p = fn("poly1d")(inline(coeffs))
+    tx = tp.asarray(x) if isinstance(x, np.ndarray) else x   # a list stays NumPy data
     scale = max(magnitude(np.poly1d(np.abs(coeffs))(np.abs(np.asarray(x)))), 1.0)
-    near(got, expected, scale, what="p(x)")
-    if isinstance(x, np.ndarray):
+    if not refused(lambda: p(tx), tx):
+        near(tp_result(lambda: p(tx)), expected, scale, what="p(x)")
+    if isinstance(x, np.ndarray) and not refused(lambda: p(x), x):
         near(tp_result(lambda: p(x)), expected, scale, what="p(numpy x)")
 
 
@@ -1012,9 +1055,9 @@ def test_poly1d_compose(device):
     """Calling (or polyval) with a poly1d composes: p(q)."""
     p, q = [1, 0, -2], [2, 1]
     expected = np.poly1d(p)(np.poly1d(q))
-    got = fn("poly1d")(p)(fn("poly1d")(q))
+    got = fn("poly1d")(inline(p))(fn("poly1d")(inline(q)))
     same_poly(got, expected, "p(q)")
-    got = fn("polyval")(p, fn("poly1d")(q))
+    got = fn("polyval")(inline(p), fn("poly1d")(inline(q)))
     same_poly(got, np.polyval(p, np.poly1d(q)), "polyval(p, q)")
 
 
@@ -1037,23 +1080,23 @@ def test_poly1d_equality(device):
              ([1, 2], [1, 2, 3]), ([0, 1, 2], [1, 2]), ([1j, 2], [1j, 2]), ([0], [])]
     for a, b in pairs:
         expected = np.poly1d(a) == np.poly1d(b)
-        got = P(a) == P(b)
+        got = P(inline(a)) == P(inline(b))
         assert bool(got) == bool(expected), f"poly1d({a}) == poly1d({b}): {got} != {expected}"
-        got = P(a) != P(b)
+        got = P(inline(a)) != P(inline(b))
         assert bool(got) == (not bool(expected)), f"poly1d({a}) != poly1d({b}): {got}"
         inexact = np.asarray(a) + 0.0
-        got = P(tp.asarray(inexact)) == P(b)
+        got = P(tp.asarray(inexact)) == P(inline(b))
         assert bool(got) == bool(np.poly1d(inexact) == np.poly1d(b)), \
             f"poly1d(tessera {inexact}) == poly1d({b}): {got}"
-    assert bool(P([1, 2]) == 3) is False
-    assert bool(P([3]) == 3) is False
-    assert bool(P([1, 2]) != "x") is True
+    assert bool(P(inline([1, 2])) == 3) is False
+    assert bool(P(inline([3])) == 3) is False
+    assert bool(P(inline([1, 2])) != "x") is True
 
 
 @pytest.mark.parametrize("coeffs", [[1, 2, 3], [0, 0, 5], [0], [], [1.5, 0, 0, 0, 2]],
                          ids=str)
 def test_poly1d_len(device, coeffs):
-    assert len(fn("poly1d")(coeffs)) == len(np.poly1d(coeffs))
+    assert len(fn("poly1d")(inline(coeffs))) == len(np.poly1d(coeffs))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1074,7 +1117,7 @@ def other_pair(name):
     """(NumPy operand, tessera operand)."""
     what, value = OTHERS[name]
     if what == "poly":
-        return np.poly1d(value), fn("poly1d")(value)
+        return np.poly1d(value), fn("poly1d")(inline(value))
     if what == "tessera":
         return value, tp.asarray(value)
     return value, value
@@ -1091,6 +1134,8 @@ def test_poly1d_operators(device, op, other, a):
     np_o, tp_o = other_pair(other)
     f = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y}[op]
     expected = f(np_p, np_o)
+    if refused(lambda: f(tp_p, tp_o), tp_o):   # a list or NumPy array on the right
+        return
     got = tp_result(lambda: f(tp_p, tp_o))
     same_poly(got, expected, f"p {op} {other}")
     if OTHERS[other][0] in ("poly", "scalar"):
@@ -1112,7 +1157,7 @@ def test_poly1d_power(device, n, a):
 @pytest.mark.parametrize("n", [-1, 1.5, -2.0])
 def test_poly1d_power_errors(device, n):
     """Negative or non-integer powers: ValueError."""
-    raises_like(lambda: np.poly1d([1, 2]) ** n, lambda: fn("poly1d")([1, 2]) ** n)
+    raises_like(lambda: np.poly1d([1, 2]) ** n, lambda: fn("poly1d")(inline([1, 2])) ** n)
 
 
 @pytest.mark.parametrize("m", [0, 1, 2, 3, 6])
@@ -1145,7 +1190,8 @@ def test_functions_of_poly1d(device, name):
     a, b = [2, -3, 1], [1, -1]
     np_args = (np.poly1d(a), b) if name in ("polyadd", "polysub", "polymul", "polydiv") \
         else (np.poly1d(a),)
-    tp_args = (fn("poly1d")(a), b) if len(np_args) == 2 else (fn("poly1d")(a),)
+    tp_a, tp_b = fn("poly1d")(inline(a)), inline(b)
+    tp_args = (tp_a, tp_b) if len(np_args) == 2 else (tp_a,)
     expected = getattr(np, name)(*np_args)
     got = fn(name)(*tp_args)
     if name == "polydiv":
@@ -1156,12 +1202,12 @@ def test_functions_of_poly1d(device, name):
         same_poly(got, expected, name)
     if name in ("polyadd", "polysub", "polymul"):
         expected = getattr(np, name)(b, np.poly1d(a))
-        same_poly(fn(name)(b, fn("poly1d")(a)), expected, f"{name} (poly1d second)")
+        same_poly(fn(name)(tp_b, tp_a), expected, f"{name} (poly1d second)")
 
 
 def test_poly1d_roots_attribute(device):
     """.roots of poly1d built from roots gives them back."""
     zeros = [-2.0, 0.5, 3.0]
     expected = np.poly1d(zeros, r=True).roots
-    same_roots(fn("poly1d")(zeros, r=True).roots, expected, numpy_ok=True)
+    same_roots(fn("poly1d")(inline(zeros), r=True).roots, expected, numpy_ok=True)
     same_roots(fn("poly1d")(tp.asarray(np.array(zeros)), r=True).r, expected, numpy_ok=True)
