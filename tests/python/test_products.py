@@ -379,11 +379,9 @@ def test_matmul_few_terms_keeps_operands_at_call(device):
         assert_product(r, expected, bound=1.0, k=8)
 
 
-@pytest.mark.parametrize("values", [(1e300, 1e300), (np.inf, 0.0), (np.nan, 1.0)],
-                         ids=["overflow", "inf-times-zero", "nan"])
-def test_matmul_few_terms_warnings(device, values):
-    """Floating-point errors of the product warn as NumPy's do ("... in matmul"), once."""
-    x, y = np.full((100, 3), values[0]), np.full((3, 90), values[1])
+def assert_product_warns_as_numpy(x, y):
+    """x @ y in tessera gives NumPy's values and warns NumPy's warnings, once each."""
+    __tracebackhide__ = True
     with warnings.catch_warnings(record=True) as np_caught:
         warnings.simplefilter("always")
         expected = x @ y
@@ -392,6 +390,14 @@ def test_matmul_few_terms_warnings(device, values):
         got = tp.asnumpy(tp.asarray(x) @ tp.asarray(y))
     assert sorted(str(w.message) for w in tp_caught) == sorted(str(w.message) for w in np_caught)
     np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("values", [(1e300, 1e300), (np.inf, 0.0), (np.nan, 1.0)],
+                         ids=["overflow", "inf-times-zero", "nan"])
+def test_matmul_few_terms_warnings(device, values):
+    """Floating-point errors of the product warn as NumPy's do ("... in matmul"), once."""
+    x, y = np.full((100, 3), values[0]), np.full((3, 90), values[1])
+    assert_product_warns_as_numpy(x, y)
 
 
 @pytest.mark.parametrize("values", [("big", "big"), (np.inf, 0.0), (np.nan, 1.0), (np.inf, 1.0),
@@ -406,14 +412,7 @@ def test_matmul_blas_warnings(device, values, dtype):
     x, y = (np.full(shape, {"big": big, "-big": -big}.get(v, v), dtype)
             for shape, v in (((40, 50), values[0]), ((50, 30), values[1])))
     y[0, :] = 1.0  # a finite row: the NaN/inf results are not all from one kind of term
-    with warnings.catch_warnings(record=True) as np_caught:
-        warnings.simplefilter("always")
-        expected = x @ y
-    with warnings.catch_warnings(record=True) as tp_caught:
-        warnings.simplefilter("always")
-        got = tp.asnumpy(tp.asarray(x) @ tp.asarray(y))
-    assert sorted(str(w.message) for w in tp_caught) == sorted(str(w.message) for w in np_caught)
-    np.testing.assert_array_equal(got, expected)
+    assert_product_warns_as_numpy(x, y)
 
 
 def test_matmul_blas_errors_raise_under_errstate(device):
