@@ -14,6 +14,8 @@ another order than NumPy, and sums whose terms cancel lose relative accuracy. Nu
 results (1-d @ 1-d, vdot, ...) are 0-d tessera arrays: values and dtypes are compared, not
 types."""
 
+import os
+import subprocess
 import sys
 import warnings
 
@@ -348,6 +350,102 @@ def test_matmul_few_terms_fused(device, use):
     expected = fn(x, y, np)
     got = fn(tx, ty, tp)
     assert_product(got, expected, bound=float(np.abs(x).max() * np.abs(y).max() * 300), k=8)
+
+
+def owned_pair(shape, dtype, seed=0):
+    """(tessera, NumPy) arrays of sample data, the tessera one a copy that tessera owns."""
+    base = data(shape, dtype, seed)
+    return tp.array(base, copy=True), base
+
+
+# A product with few terms and a chain of + - * / on it run as one loop (dot_chain.cpp):
+# links of each kind (a row of an array, one value along the row, a constant, the product
+# on either side), the most links the loop takes and one more, and trees that are not
+# chains. p: the product; r: a row (one value per column); c: a column (one per row).
+# The operands are tessera's own copies: a product of arrays that NumPy can still write
+# (tp.asarray's views of NumPy memory) is computed at once, never fused.
+FEW_TERMS_CHAINS = {
+    "column_minus_product": lambda p, r, c: c[:, None] - p,
+    "product_plus_row": lambda p, r, c: p + r[None, :],
+    "constants": lambda p, r, c: 1.5 - p / 4.0 * 3.0,
+    "row_over_product": lambda p, r, c: r[None, :] / p,
+    "six_links": lambda p, r, c: (((p + 1.0) * r[None, :] - c[:, None]) / 2.0 + r) * c[:, None],
+    "seven_links": lambda p, r, c: (((p + 1.0) * r[None, :] - c[:, None]) / 2.0 + r - 1.0) * r,
+    "product_twice": lambda p, r, c: p * p + 1.0,
+    "chain_then_sqrt": lambda p, r, c: ((p - c[:, None]) ** 2 + 1.0) ** 0.5,
+    "two_dimensional_operand": lambda p, r, c: (p + 1.0) * (c[:, None] * r[None, :]),
+}
+
+
+@pytest.mark.parametrize("chain", list(FEW_TERMS_CHAINS))
+@pytest.mark.parametrize("dtype", [np.float64, np.float32], ids=dtype_id)
+@pytest.mark.parametrize("shape", [(300, 200, 3), (61, 77, 5)], ids=["even", "odd"])
+def test_matmul_few_terms_chain(device, chain, dtype, shape):
+    """A chain of elementwise steps on a product with few terms gives NumPy's values."""
+    m, n, k = shape
+    tx, x = owned_pair((m, k), dtype, 1)
+    ty, y = owned_pair((n, k), dtype, 2)
+    tr, r = owned_pair((n,), dtype, 3)
+    tc, c = owned_pair((m,), dtype, 4)
+    fn = FEW_TERMS_CHAINS[chain]
+    with np.errstate(all="ignore"), tp.errstate(all="ignore"):
+        expected = fn(x @ y.T, r, c)
+        got = fn(tx @ ty.T, tr, tc)
+    bound = float(np.abs(x).max() * np.abs(y).max() * k) + 1.0
+    scale = bound * float(max(np.abs(r).max(), np.abs(c).max(), 1.0)) ** 2
+    assert_product(got, expected, bound=scale, k=8)
+
+
+def test_matmul_few_terms_chain_streamed(device):
+    """An output bigger than the caches is written with streaming stores, its rows (2047
+    elements) starting between vectors: NumPy's distance matrix all the same."""
+    tx, x = owned_pair((1700, 3), np.float64, 1)
+    ty, y = owned_pair((2047, 3), np.float64, 2)
+    x2, y2 = (x * x).sum(axis=1), (y * y).sum(axis=1)
+    tx2, ty2 = (tx * tx).sum(axis=1), (ty * ty).sum(axis=1)
+    expected = x2[:, None] - 2 * x @ y.T + y2[None, :]
+    got = tx2[:, None] - 2 * tx @ ty.T + ty2[None, :]
+    assert_product(got, expected, bound=float(np.abs(x).max() * np.abs(y).max() * 3) * 4, k=8)
+
+
+def test_matmul_few_terms_chain_out(device):
+    """A chain written through out=: into a strided view, and into one of its own operands
+    (which the loop must not read after writing)."""
+    tx, x = owned_pair((120, 3), np.float64, 1)
+    ty, y = owned_pair((90, 3), np.float64, 2)
+    big, tbig = np.zeros((120, 180)), tp.zeros((120, 180))
+    np.add(x @ y.T, 1.0, out=big[:, ::2])
+    tp.add(tx @ ty.T, 1.0, out=tbig[:, ::2])
+    assert_product(tbig, big, bound=float(np.abs(x).max() * np.abs(y).max() * 3), k=8)
+    tacc, acc = owned_pair((120, 90), np.float64, 5)
+    np.add(x @ y.T * 2.0, acc, out=acc)
+    tp.add(tx @ ty.T * 2.0, tacc, out=tacc)
+    assert_product(tacc, acc, bound=float(np.abs(x).max() * np.abs(y).max() * 3) * 2, k=8)
+
+
+@pytest.mark.parametrize("case", ["divide", "invalid", "overflow"])
+def test_matmul_few_terms_chain_warnings(device, case):
+    """The chain's floating-point errors warn as NumPy's do, naming the step that raised."""
+    x, y = np.ones((100, 3)), np.ones((90, 3))
+    row = {"divide": np.zeros(90), "invalid": np.zeros(90), "overflow": np.full(90, 1e308)}[case]
+    if case == "invalid":
+        x = np.zeros((100, 3))
+    tx, ty, trow = tp.array(x), tp.array(y), tp.array(row)
+
+    def chain(p, r):
+        return (p / r[None, :] if case != "overflow" else p * r[None, :] * 10.0) + 1.0
+
+    with warnings.catch_warnings(record=True) as np_caught:
+        warnings.simplefilter("always")
+        expected = chain(x @ y.T, row)
+    with warnings.catch_warnings(record=True) as tp_caught:
+        warnings.simplefilter("always")
+        got = tp.asnumpy(chain(tx @ ty.T, trow))
+    assert sorted(str(w.message) for w in tp_caught) == sorted(str(w.message) for w in np_caught)
+    assert np_caught
+    np.testing.assert_array_equal(got, expected)
+    with tp.errstate(all="raise"), pytest.raises(FloatingPointError):
+        tp.asnumpy(chain(tx @ ty.T, trow))
 
 
 def test_matmul_few_terms_out(device):
@@ -1409,3 +1507,29 @@ def test_linalg_trace(device, case):
     shape, kwargs = case
     for dtype in (np.bool_, np.int8, np.uint16, np.float32, np.float64, np.complex64):
         check(np.linalg.trace, linalg("trace"), data(shape, dtype, 1), **kwargs)
+
+
+@pytest.mark.parametrize("user", [{}, {"OPENBLAS_CORETYPE": "Sandybridge",
+                                       "OPENBLAS_THREAD_TIMEOUT": "4"}],
+                         ids=["tessera_chooses", "user_chooses"])
+def test_blas_load_settings(user):
+    """tessera sets OpenBLAS's kernels (by the CPU's instruction sets) and its threads' spin
+    while the library loads, leaves the environment as the user had it, and a user's own
+    settings win."""
+    script = ("import os, numpy as np, tessera as tp\n"
+              "a = tp.array(np.ones((64, 64)))\n"
+              "assert (a @ a).sum().item() == 64.0 ** 3\n"
+              "print(tp._core._blas_config().split('core=')[1])\n"
+              "print(*(os.environ.get(f'OPENBLAS_{v}') for v in ('CORETYPE', 'THREAD_TIMEOUT')))\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("OPENBLAS_")} | user
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    core, environment = done.stdout.splitlines()[:2]
+    assert environment == f"{user.get('OPENBLAS_CORETYPE')} {user.get('OPENBLAS_THREAD_TIMEOUT')}"
+    with open("/proc/cpuinfo") as f:
+        flags = f.read()
+    if user:
+        assert core == "Sandybridge"
+    elif " avx2 " in flags and " fma " in flags:
+        assert core in ("Haswell", "SkylakeX")

@@ -69,7 +69,8 @@ def main(argv=None):
     sys.stderr.write("\n")
     header = (f"device {device}, {tp.get_num_threads()} threads; STREAM triad {triad / 1e9:.1f} GB/s; "
               f"FMA peak {fma_peaks['float64'] / 1e9:.1f} GFLOP/s float64, "
-              f"{fma_peaks['float32'] / 1e9:.1f} float32; BLAS {tp._core._blas_config()}")
+              f"{fma_peaks['float32'] / 1e9:.1f} float32; BLAS {tp._core._blas_config()}, "
+              f"threads spin 2^{os.environ.get('OPENBLAS_THREAD_TIMEOUT', '28')} cycles")
     peer_names = [p.name for p in peers]
     text = report.table(results, triad, peer_names, fma_peaks)
     print(header)
@@ -91,5 +92,21 @@ def main(argv=None):
     return 0
 
 
+# OpenBLAS's threads spin this long after a call (log2 of cycles), the setting tessera
+# gives its own OpenBLAS. NumPy's keeps its default, 2^28 cycles (~0.1 s), unless told: in
+# an interleaved run its threads, still spinning from NumPy's turn, would take a core from
+# tessera's turn that follows, a cost no program that uses one library alone pays.
+BLAS_THREAD_TIMEOUT = "20"
+
+
+def _with_settled_blas_threads():
+    """Restarts this process with NumPy's OpenBLAS set like tessera's; OpenBLAS reads the
+    setting when it loads, and NumPy loaded it before this module ran."""
+    if os.environ.get("OPENBLAS_THREAD_TIMEOUT") is None:
+        os.environ["OPENBLAS_THREAD_TIMEOUT"] = BLAS_THREAD_TIMEOUT
+        os.execv(sys.executable, [sys.executable, "-m", "tessera.bench", *sys.argv[1:]])
+
+
 if __name__ == "__main__":
+    _with_settled_blas_threads()
     sys.exit(main())

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backend/cpu/dot_chain.h"
 #include "backend/cpu/expr_program.h"
 #include "backend/cpu/fp_flags.h"
 #include "backend/cpu/fused_pair.h"
@@ -88,6 +89,10 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   for (const int k : fused.operands) {
     if (fused.fn && may_overlap(outs[0], p.operands[k])) fused.fn = nullptr;
   }
+  DotChain chain = nouts == 1 && !fused.fn ? match_dot_chain(p) : DotChain{};
+  for (size_t k = 1; k < p.operands.size() && chain.matched; ++k) {
+    if (may_overlap(outs[0], p.operands[k])) chain.matched = false;
+  }
   CastRow store[2] = {};  // copies a root slot to its output (same dtype, any stride)
   for (int j = 0; j < nouts; ++j) store[j] = cast_row_for(outs[j].dtype(), outs[j].dtype());
   int64_t out_bytes = 0;
@@ -105,6 +110,7 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   for (int k = 0; k < nops; ++k) inner[k] = layout.strides[k].back();
   for_each_row(layout, base, outs[0].itemsize(), [&](std::byte* const* ptrs, int64_t n) {
     if (run_fused_row(p, fused, ptrs, inner, n)) return;
+    if (chain.matched && run_dot_chain_row(p, chain, ptrs, inner, n, streaming)) return;
     run_row(p, {store, static_cast<size_t>(nouts)}, streaming, ptrs, inner, n);
   });
   record_program_errors(p);

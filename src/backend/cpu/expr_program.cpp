@@ -178,7 +178,7 @@ void add_offsets(const TreeWalk& walk, const std::vector<int>& axes, int64_t fla
 
 std::byte* program_scratch(const Program& p) {
   thread_local std::vector<std::byte> memory;
-  const size_t bytes = p.slot_dtypes.size() * kSlotBytes;
+  const size_t bytes = p.slot_dtypes.size() * kSlotStride;
   if (memory.size() < bytes + 64) memory.resize(bytes + 64);
   auto addr = reinterpret_cast<uintptr_t>(memory.data());
   return memory.data() + ((64 - addr % 64) % 64);
@@ -203,7 +203,7 @@ void fill_constants(const Program& p, std::byte* memory, int64_t m) {
   if (filled_id == p.id && filled_memory == memory && filled_count >= m) return;
   for (const Step& s : p.steps) {
     if (s.kind != Step::Constant) continue;
-    std::byte* slot = memory + s.results[0] * kSlotBytes;
+    std::byte* slot = memory + s.results[0] * kSlotStride;
     visit_element_size(itemsize(s.value.dtype()), [&](auto element) {
       fill_slot<decltype(element)>(slot, s.value.data(), m);
     });
@@ -219,13 +219,19 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
   collect_fp_errors(p.entry_errors);
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const Step& s = p.steps[i];
-    std::byte* own = memory + s.results[0] * kSlotBytes;
+    std::byte* own = memory + s.results[0] * kSlotStride;
     switch (s.kind) {
       case Step::Load: {
         const int k = s.operand;
         std::byte* src = ptrs[k] + off * strides[k];
         if (!s.converts && strides[k] == p.operands[k].itemsize()) {
           slot_ptr[s.results[0]] = src;
+        } else if (!s.converts && strides[k] == 0) {
+          // One value along the row (x2[:, None] of a distance matrix): a fill, not a
+          // gather of the same element m times.
+          visit_element_size(p.operands[k].itemsize(),
+                             [&](auto element) { fill_slot<decltype(element)>(own, src, m); });
+          slot_ptr[s.results[0]] = own;
         } else {
           s.cast(src, strides[k], own, itemsize(p.slot_dtypes[s.results[0]]), m);
           slot_ptr[s.results[0]] = own;
@@ -254,7 +260,7 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
         for (int r = 0; r < s.nresults; ++r) {
           const int slot = s.results[r];
           std::byte* target = direct.empty() ? nullptr : direct[slot];
-          out[r] = target ? target : memory + slot * kSlotBytes;
+          out[r] = target ? target : memory + slot * kSlotStride;
           slot_ptr[slot] = out[r];
         }
         s.loop(in, out, m);

@@ -18,6 +18,11 @@ namespace tessera::cpu {
 
 constexpr int64_t kBlock = 512;
 constexpr int64_t kSlotBytes = kBlock * 16;  // the widest dtype, complex128
+// Slots lie this far apart: three cache lines more than a slot, so that element i of one
+// slot and element i of the next differ in their low 12 address bits. At a multiple of
+// 4 KiB a step's loads from one slot falsely wait on its stores to another (4K aliasing),
+// which made a binary op on float64 slots store-bound.
+constexpr int64_t kSlotStride = kSlotBytes + 192;
 constexpr int kMaxSlots = 64;
 
 struct Step {

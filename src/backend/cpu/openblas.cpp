@@ -38,14 +38,37 @@ std::vector<std::string> candidate_paths() {
   return paths;
 }
 
-// OpenBLAS reads OPENBLAS_CORETYPE once, while it loads; the variable is set only for
-// that moment so that child processes and other libraries see the user's environment.
-void* open_with_core_type(const std::string& path) {
-  const char* core = std::getenv("OPENBLAS_CORETYPE") ? nullptr : core_type_for_this_cpu();
-  if (core) setenv("OPENBLAS_CORETYPE", core, 0);
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (core) unsetenv("OPENBLAS_CORETYPE");
-  return handle;
+// How long OpenBLAS's threads spin after a call before they sleep, as log2 of cycles:
+// 2^20 is ~0.3 ms, long enough for back-to-back products to find them awake. OpenBLAS's
+// own default, 2^28 (~0.1 s), leaves a thread spinning on a core that tessera's pool
+// needs for whatever follows the product: an elementwise op run right after a matmul
+// took 1.5x its time on 2 cores.
+constexpr const char* kThreadTimeout = "20";
+
+// Sets an environment variable for the moment OpenBLAS loads (it reads its settings
+// then, once) unless the user set it, so child processes and other libraries see the
+// user's environment.
+class LoadTimeSetting {
+ public:
+  LoadTimeSetting(const char* name, const char* value)
+      : name_(name), set_(value && !std::getenv(name)) {
+    if (set_) setenv(name_, value, 0);
+  }
+  ~LoadTimeSetting() {
+    if (set_) unsetenv(name_);
+  }
+  LoadTimeSetting(const LoadTimeSetting&) = delete;
+  LoadTimeSetting& operator=(const LoadTimeSetting&) = delete;
+
+ private:
+  const char* name_;
+  bool set_;
+};
+
+void* open_with_settings(const std::string& path) {
+  const LoadTimeSetting core("OPENBLAS_CORETYPE", core_type_for_this_cpu());
+  const LoadTimeSetting timeout("OPENBLAS_THREAD_TIMEOUT", kThreadTimeout);
+  return dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
 }
 
 template <typename Fn>
@@ -60,7 +83,7 @@ OpenBlas load() {
   std::string tried;
   void* handle = nullptr;
   for (const std::string& path : candidate_paths()) {
-    handle = open_with_core_type(path);
+    handle = open_with_settings(path);
     if (handle) break;
     tried += "\n  " + path + ": " + dlerror();
   }

@@ -46,7 +46,8 @@ struct OpenBlas {
 
 // The library, loaded on first use. Raises RuntimeError naming the paths it tried when
 // none loads. $TESSERA_OPENBLAS_LIBRARY overrides where it is looked for; a user's
-// $OPENBLAS_CORETYPE overrides the core type tessera would choose.
+// $OPENBLAS_CORETYPE overrides the core type tessera would choose, and
+// $OPENBLAS_THREAD_TIMEOUT how long its threads spin after a call (tessera: 2^20 cycles).
 const OpenBlas& openblas();
 
 // Looks up an exported symbol (given without the "scipy_" prefix and "64_" suffix).
