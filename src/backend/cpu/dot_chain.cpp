@@ -13,21 +13,17 @@
 
 #include <hwy/highway.h>
 
-#include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <utility>
 
 #include "backend/cpu/dot_chain.h"
 #include "backend/cpu/fp_flags.h"
+#include "backend/cpu/product_row-inl.h"
 #include "backend/cpu/stream_store.h"
-#include "expr/expr.h"
 
 #ifndef TESSERA_CPU_DOT_CHAIN_ROW
 #define TESSERA_CPU_DOT_CHAIN_ROW
 namespace tessera::cpu {
-
-enum class ChainOp : uint8_t { Add, Subtract, Multiply, Divide };
 
 // One row's work, in the row runner's terms: the Dot's x (one element per term, the same
 // for the whole row) and y (a contiguous row per term), then each link's op and other
@@ -55,13 +51,6 @@ namespace tessera::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 template <class T>
-T element(const std::byte* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-
-template <class T>
 T apply(ChainOp op, T a, T b) {
   switch (op) {
     case ChainOp::Add: return a + b;
@@ -83,22 +72,15 @@ HWY_INLINE V apply_vec(ChainOp op, V a, V b) {
   return a;
 }
 
-// The row with `Terms` known at compile time: x's terms and the links' single values held
-// in registers. With `r.stream`, elements before the first vector-aligned one are stored
-// singly so that every vector store can stream.
+// The row with `Terms` known at compile time, the links' single values held in registers.
+// With `r.stream`, elements before the first vector-aligned one are stored singly so that
+// every vector store can stream.
 template <class T, int Terms>
 void ChainRowOf(const ChainRow& r) {
-  const hn::ScalableTag<T> d;
+  const ProductRow<T, Terms> product(r.x, r.y, r.steps);
+  const auto d = product.d;
   using V = hn::Vec<decltype(d)>;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  T xv[Terms];
-  V xs[Terms];
-  const T* ys[Terms];
-  for (int t = 0; t < Terms; ++t) {
-    xv[t] = element<T>(r.x + t * r.steps[0]);
-    xs[t] = hn::Set(d, xv[t]);
-    ys[t] = reinterpret_cast<const T*>(r.y + t * r.steps[1]);
-  }
   const T* rows[DotChain::kMaxLinks];
   T values[DotChain::kMaxLinks];
   V value_vecs[DotChain::kMaxLinks];
@@ -109,8 +91,7 @@ void ChainRowOf(const ChainRow& r) {
   }
   T* o = reinterpret_cast<T*>(r.out);
   const auto one = [&](int64_t j) {
-    T acc = xv[0] * ys[0][j];
-    for (int t = 1; t < Terms; ++t) acc = std::fma(xv[t], ys[t][j], acc);
+    T acc = dot_at<T>(r.x, r.y + j * static_cast<int64_t>(sizeof(T)), r.steps, Terms);
     for (int l = 0; l < r.links; ++l) {
       const T other = rows[l] ? rows[l][j] : values[l];
       acc = r.running_first[l] ? apply(r.op[l], acc, other) : apply(r.op[l], other, acc);
@@ -124,8 +105,7 @@ void ChainRowOf(const ChainRow& r) {
     for (; j < n && reinterpret_cast<uintptr_t>(o + j) % vector_bytes != 0; ++j) one(j);
   }
   for (; j + lanes <= n; j += lanes) {
-    V acc = hn::Mul(xs[0], hn::LoadU(d, ys[0] + j));
-    for (int t = 1; t < Terms; ++t) acc = hn::MulAdd(xs[t], hn::LoadU(d, ys[t] + j), acc);
+    V acc = product.at(j);
     for (int l = 0; l < r.links; ++l) {
       const V other = rows[l] ? hn::LoadU(d, rows[l] + j) : value_vecs[l];
       acc = r.running_first[l] ? apply_vec(r.op[l], acc, other) : apply_vec(r.op[l], other, acc);
@@ -139,17 +119,13 @@ void ChainRowOf(const ChainRow& r) {
   for (; j < n; ++j) one(j);
 }
 
-template <class T, int... Terms>
-void ChainRowWith(const ChainRow& r, std::integer_sequence<int, Terms...>) {
-  ((r.terms == Terms + 1 ? (ChainRowOf<T, Terms + 1>(r), 0) : 0), ...);
+template <class T>
+void ChainRowLoop(const ChainRow& r) {
+  with_terms(r.terms, [&](auto count) { ChainRowOf<T, decltype(count)::value>(r); });
 }
 
-void ChainRowFloat(const ChainRow& r) {
-  ChainRowWith<float>(r, std::make_integer_sequence<int, expr::kMaxDotTerms>{});
-}
-void ChainRowDouble(const ChainRow& r) {
-  ChainRowWith<double>(r, std::make_integer_sequence<int, expr::kMaxDotTerms>{});
-}
+void ChainRowFloat(const ChainRow& r) { ChainRowLoop<float>(r); }
+void ChainRowDouble(const ChainRow& r) { ChainRowLoop<double>(r); }
 
 }  // namespace tessera::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -205,8 +181,7 @@ DotChain match_dot_chain(const Program& p) {
       return {};
     }
     DotChain::Link& link = chain.link[chain.links];
-    if (ChainOp op; !chain_op(s.op, &op)) return {};
-    link.op = s.op;
+    if (!chain_op(s.op, &link.op)) return {};
     link.running_first = s.args[0] == running;
     const int other = s.args[link.running_first ? 1 : 0];
     if (s.args[link.running_first ? 0 : 1] != running || other == running) return {};
@@ -240,7 +215,7 @@ bool run_dot_chain_row(const Program& p, const DotChain& chain, std::byte* const
   r.links = chain.links;
   for (int l = 0; l < chain.links; ++l) {
     const DotChain::Link& link = chain.link[l];
-    chain_op(link.op, &r.op[l]);
+    r.op[l] = link.op;
     r.running_first[l] = link.running_first;
     if (link.operand < 0) {
       std::memcpy(r.value[l], link.constant, item);

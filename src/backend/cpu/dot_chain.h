@@ -14,10 +14,12 @@
 
 namespace tessera::cpu {
 
+enum class ChainOp : uint8_t { Add, Subtract, Multiply, Divide };
+
 struct DotChain {
   static constexpr int kMaxLinks = 6;
   struct Link {
-    Ufunc op{};
+    ChainOp op{};
     bool running_first = true;  // running value op other, else other op running value
     int operand = -1;           // the program operand read as `other`, or -1: `constant`
     std::byte constant[8] = {};

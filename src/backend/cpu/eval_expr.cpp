@@ -89,7 +89,7 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   for (const int k : fused.operands) {
     if (fused.fn && may_overlap(outs[0], p.operands[k])) fused.fn = nullptr;
   }
-  DotChain chain = nouts == 1 && !fused.fn ? match_dot_chain(p) : DotChain{};
+  DotChain chain = nouts == 1 ? match_dot_chain(p) : DotChain{};
   for (size_t k = 1; k < p.operands.size() && chain.matched; ++k) {
     if (may_overlap(outs[0], p.operands[k])) chain.matched = false;
   }

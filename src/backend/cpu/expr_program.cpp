@@ -226,12 +226,6 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
         std::byte* src = ptrs[k] + off * strides[k];
         if (!s.converts && strides[k] == p.operands[k].itemsize()) {
           slot_ptr[s.results[0]] = src;
-        } else if (!s.converts && strides[k] == 0) {
-          // One value along the row (x2[:, None] of a distance matrix): a fill, not a
-          // gather of the same element m times.
-          visit_element_size(p.operands[k].itemsize(),
-                             [&](auto element) { fill_slot<decltype(element)>(own, src, m); });
-          slot_ptr[s.results[0]] = own;
         } else {
           s.cast(src, strides[k], own, itemsize(p.slot_dtypes[s.results[0]]), m);
           slot_ptr[s.results[0]] = own;
