@@ -10,7 +10,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/types.h"
+#include "kernels/element_types.h"
 
 namespace tessera::kernels {
 

@@ -14,7 +14,7 @@
 
 #include "kernels/cast.h"
 #include "kernels/defs.h"
-#include "kernels/types.h"
+#include "kernels/element_types.h"
 
 namespace tessera::kernels {
 

@@ -14,7 +14,7 @@
 
 #include "kernels/defs.h"
 #include "kernels/ops_exp_log.h"  // detail:: half conversions
-#include "kernels/types.h"
+#include "kernels/element_types.h"
 
 namespace tessera::kernels {
 

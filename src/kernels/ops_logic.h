@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "kernels/defs.h"
-#include "kernels/types.h"
+#include "kernels/element_types.h"
 
 namespace tessera::kernels {
 

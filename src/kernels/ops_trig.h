@@ -9,7 +9,7 @@
 
 #include "kernels/defs.h"
 #include "kernels/ops_exp_log.h"  // detail:: half conversions and constants
-#include "kernels/types.h"
+#include "kernels/element_types.h"
 
 namespace tessera::kernels {
 

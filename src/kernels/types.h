@@ -2,19 +2,13 @@
 // The C++ element type of each dtype, and a visitor that turns a runtime dtype into a
 // compile-time type: the one place where the dtype switch is written.
 
-#include <complex>
 #include <cstdint>
 #include <utility>
 
-#include "kernels/defs.h"
+#include "kernels/element_types.h"
 #include "tessera/dtype.h"
 
 namespace tessera::kernels {
-
-// IEEE binary16; GCC implements it on every SSE2 target, converting through float.
-using half = _Float16;
-using complex64 = std::complex<float>;
-using complex128 = std::complex<double>;
 
 template <DType D>
 struct dtype_type;
@@ -35,11 +29,6 @@ template <> struct dtype_type<DType::Complex128> { using type = complex128; };
 
 template <DType D>
 using dtype_t = typename dtype_type<D>::type;
-
-template <typename T>
-struct is_complex_type : std::false_type {};
-template <typename T>
-struct is_complex_type<std::complex<T>> : std::true_type {};
 
 // Calls f(T{}) with T the element type of `dtype`.
 template <typename F>

@@ -9,6 +9,7 @@
 #include "backend/cpu/fp_flags.h"
 #include "backend/cpu/strided_loop.h"
 #include "kernels/cast.h"
+#include "kernels/types.h"
 
 namespace tessera::cpu {
 namespace {

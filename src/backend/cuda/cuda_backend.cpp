@@ -9,6 +9,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/driver_memory.h"
+#include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/runtime.h"
 #include "backend/cuda/staging.h"
 #include "backend/fft_call.h"
@@ -74,12 +75,7 @@ class CudaBackend final : public Backend {
     s.write_back(dst);
   }
   void eval_expr(const expr::Node& root, std::span<const Array> outs) override {
-    Staging s(device_);
-    const expr::NodePtr tree = s.host(root);
-    std::vector<Array> host_outs;
-    for (const Array& out : outs) host_outs.push_back(s.output(out));
-    cpu_backend().eval_expr(*tree, host_outs);
-    for (const Array& out : outs) s.write_back(out);
+    cuda::launch_expr(device_, root, outs);
   }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {

@@ -40,7 +40,7 @@ size_t count_newlines(std::string_view text) {
 }
 
 std::string file_text(std::string_view path) {
-  for (size_t i = 0; i < kPreludeFileCount; ++i) {
+  for (size_t i = 0; i < kPreludeFilesCount; ++i) {
     if (path == kPreludeFiles[i].path) {
       return "#line 1 \"" + std::string(path) + "\"\n" + kPreludeFiles[i].text + "\n";
     }
@@ -387,7 +387,7 @@ std::string escaped(std::string_view text) {
 const std::string& prelude_text() {
   static const std::string text = [] {
     std::string all;
-    for (size_t i = 0; i < kPreludeFileCount; ++i) {
+    for (size_t i = 0; i < kPreludeFilesCount; ++i) {
       if (kPreludeFiles[i].path != kFp16Path) all += file_text(kPreludeFiles[i].path);
     }
     return all;

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "jit/embedded_file.h"
+
 namespace tessera::cudasim {
 
 // `cuda_source` as C++ for the host compiler, exporting `kernel_names` (names or name
@@ -31,11 +33,8 @@ const std::string& prelude_text();
 
 // The prelude's headers as text, in the order a module needs them; generated at build time
 // by cmake/cudasim_prelude.cmake.
-struct PreludeFile {
-  const char* path;  // under src/, e.g. "backend/cudasim/prelude/sync.h"
-  const char* text;
-};
-extern const PreludeFile kPreludeFiles[];
-extern const size_t kPreludeFileCount;
+using jit::EmbeddedFile;
+extern const EmbeddedFile kPreludeFiles[];
+extern const size_t kPreludeFilesCount;
 
 }  // namespace tessera::cudasim

@@ -1,0 +1,32 @@
+#pragma once
+// The single-source kernels (src/kernels/) as text, for every renderer of generated
+// kernels: the same functors the CPU build compiles, so no op's math is spelled twice.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "jit/embedded_file.h"
+#include "tessera/dtype.h"
+#include "tessera/ufunc.h"
+
+namespace tessera::jit {
+
+// Generated at build time by cmake/kernel_text.cmake, in the order a translation unit
+// needs them, their #include lines removed.
+extern const EmbeddedFile kKernelFiles[];
+extern const size_t kKernelFilesCount;
+
+// The standard headers the functors use, then the functors, each file under its #line.
+// One text for every compiler: under NVRTC (__CUDACC_RTC__) the headers are libcu++'s and
+// `std` names cuda::std; for the host compiler (and so the simulator) they are the host's.
+const std::string& kernel_functors_text();
+
+// How generated source spells the element type of `dtype` ("float",
+// "tessera::kernels::complex64").
+std::string_view element_type(DType dtype);
+
+// The functor that computes `op` ("tessera::kernels::Add").
+const std::string& functor_name(Ufunc op);
+
+}  // namespace tessera::jit
