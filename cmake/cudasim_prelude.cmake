@@ -15,4 +15,5 @@ tessera_embed_text(tessera_core
     backend/cudasim/prelude/math.h
     backend/cudasim/prelude/intrinsics.h
     backend/cudasim/prelude/kernel_export.h
+    backend/cudasim/prelude/std_headers.h
     backend/cudasim/prelude/fp16.h)

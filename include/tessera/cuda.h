@@ -61,11 +61,13 @@ void wait_event(const Stream& stream, const Event& event);
 // A module of user kernels compiled from CUDA C++: NVRTC for GPUs (sm_XX of the device),
 // the host compiler for the simulator (which also checks the source with NVRTC when it is
 // installed, so that what runs here compiles for GPUs). Compile errors throw
-// tessera::cuda::CompileError carrying the compiler's log.
+// tessera::cuda::CompileError carrying the compiler's log. tessera's own generated kernels
+// skip that check on the simulator (`nvrtc_check` false): a test compiles every kernel the
+// generator can emit with NVRTC and ptxas, once, instead of each run paying for it.
 class Module {
  public:
   Module(std::string source, std::vector<std::string> options,
-         std::vector<std::string> name_expressions);
+         std::vector<std::string> name_expressions, bool nvrtc_check = true);
   ~Module();
   Module(const Module&) = delete;
   Module& operator=(const Module&) = delete;
@@ -79,6 +81,7 @@ class Module {
   std::string source_;
   std::vector<std::string> options_;
   std::vector<std::string> name_expressions_;
+  bool nvrtc_check_;
   std::vector<std::unique_ptr<Loaded>> loaded_;  // per device
 };
 

@@ -9,9 +9,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <string_view>
+
+#include "jit/kernel_cache.h"
 
 extern char** environ;
 
@@ -151,19 +154,55 @@ class TempSource {
   std::string path_;
 };
 
+// The header holding `text`, precompiled with `flags` beside it (GCC reads <header>.gch in
+// place of a header compiled with the same flags, and the header itself otherwise).
+std::filesystem::path precompiled_header(const Compiler& compiler, std::string_view text,
+                                         const std::vector<std::string>& flags) {
+  std::string joined;
+  for (const std::string& f : flags) joined += f + " ";
+  const CacheKey key{"pch", {std::string(text), compiler.identity, joined}};
+  const std::filesystem::path gch = cached_file(key, ".h.gch", [&](const std::filesystem::path& out) {
+    const TempSource header{std::string(text)};
+    std::vector<std::string> argv = {compiler.path};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"-o", out.string(), "-x", "c++-header", header.path()});
+    const Finished finished = run(argv);
+    if (finished.status != 0) throw CompileError("[host compiler] " + finished.output);
+  });
+  std::filesystem::path header = gch;
+  header.replace_extension();  // <digest>.h
+  std::error_code ec;
+  if (!std::filesystem::exists(header, ec)) {
+    // Written under a temporary name and renamed, so no compiler reads half a header.
+    const std::filesystem::path temp = header.string() + ".tmp" + std::to_string(getpid());
+    {
+      std::ofstream file(temp, std::ios::binary);
+      file.write(text.data(), static_cast<std::streamsize>(text.size()));
+    }
+    std::filesystem::rename(temp, header, ec);
+  }
+  return header;
+}
+
 }  // namespace
 
 const std::string& host_compiler_identity() { return host_compiler().identity; }
 
 void compile_shared_object(const std::string& source, const std::vector<std::string>& options,
-                           const std::filesystem::path& out) {
+                           const std::filesystem::path& out, std::string_view prefix) {
   const Compiler& compiler = host_compiler();
-  const TempSource file(source);
   // Nothing interposes on a module's functions, so calls between them may be inlined.
-  std::vector<std::string> argv = {compiler.path, "-std=c++20", "-O2",
-                                   "-fPIC",       "-shared",    "-fno-semantic-interposition"};
-  if (compiler.gcc) argv.push_back("-fno-gnu-unique");
-  argv.insert(argv.end(), options.begin(), options.end());
+  std::vector<std::string> flags = {"-std=c++20", "-O2", "-fPIC", "-fno-semantic-interposition"};
+  if (compiler.gcc) flags.push_back("-fno-gnu-unique");
+  flags.insert(flags.end(), options.begin(), options.end());
+  std::vector<std::string> argv = {compiler.path, "-shared"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  std::string_view body = source;
+  if (compiler.gcc && !prefix.empty() && body.starts_with(prefix)) {
+    argv.insert(argv.end(), {"-include", precompiled_header(compiler, prefix, flags).string()});
+    body.remove_prefix(prefix.size());
+  }
+  const TempSource file{std::string(body)};
   argv.insert(argv.end(), {"-o", out.string(), "-x", "c++", file.path()});
   const Finished finished = run(argv);
   if (finished.status != 0) {

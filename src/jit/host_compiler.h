@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tessera::jit {
@@ -21,8 +22,11 @@ class CompileError : public std::runtime_error {
 const std::string& host_compiler_identity();
 
 // Compiles C++ `source` into the shared object `out` (-shared -fPIC, C++20, -O2 plus
-// `options`); throws CompileError carrying the log.
+// `options`); throws CompileError carrying the log. When `source` begins with `prefix` (a
+// long text every module starts with, such as the simulator's prelude), GCC compiles the
+// prefix once into a precompiled header kept in the kernel cache, and each module then
+// parses only the rest: the headers cost most of a small module's compile.
 void compile_shared_object(const std::string& source, const std::vector<std::string>& options,
-                           const std::filesystem::path& out);
+                           const std::filesystem::path& out, std::string_view prefix = {});
 
 }  // namespace tessera::jit

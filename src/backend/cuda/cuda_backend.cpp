@@ -75,7 +75,16 @@ class CudaBackend final : public Backend {
     s.write_back(dst);
   }
   void eval_expr(const expr::Node& root, std::span<const Array> outs) override {
-    cuda::launch_expr(device_, root, outs);
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_expr(device_, root, outs);
+      return;
+    }
+    Staging s(device_);
+    const expr::NodePtr tree = s.host(root);
+    std::vector<Array> host_outs;
+    for (const Array& out : outs) host_outs.push_back(s.output(out));
+    cpu_backend().eval_expr(*tree, host_outs);
+    for (const Array& out : outs) s.write_back(out);
   }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {

@@ -1,5 +1,6 @@
 #include "backend/cuda/expr_kernel.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -40,7 +41,7 @@ Module& module_for(const std::string& key, const expr::KernelPlan& plan,
   auto& slot = (*modules)[key];
   if (!slot) {
     slot = std::make_unique<Module>(render_cuda(plan, layout), generated_kernel_options(),
-                                    std::vector<std::string>{});
+                                    std::vector<std::string>{}, /*nvrtc_check=*/false);
   }
   return *slot;
 }
@@ -54,7 +55,18 @@ int multiprocessors(int device) {
   return it->second;
 }
 
+std::atomic<bool>& generated_kernels() {
+  static std::atomic<bool> enabled = [] {
+    const char* v = std::getenv("TESSERA_CUDA_CODEGEN");
+    return v != nullptr && std::string(v) == "1";
+  }();
+  return enabled;
+}
+
 }  // namespace
+
+bool generated_kernels_enabled() { return generated_kernels().load(); }
+void set_generated_kernels(bool enabled) { generated_kernels().store(enabled); }
 
 const std::vector<std::string>& generated_kernel_options() {
   static const std::vector<std::string> options = [] {

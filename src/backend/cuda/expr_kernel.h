@@ -13,6 +13,12 @@
 
 namespace tessera::cuda {
 
+// Whether eval_expr on CUDA devices runs generated kernels (else the staging path): while
+// the simulator cannot yet afford a kernel per tree of the whole suite (docs/cuda.md), on
+// when TESSERA_CUDA_CODEGEN=1, and switched by tests.
+bool generated_kernels_enabled();
+void set_generated_kernels(bool enabled);
+
 // Evaluates `root` into `outs` (see Backend::eval_expr) on CUDA device `device`.
 void launch_expr(int device, const expr::Node& root, std::span<const Array> outs);
 

@@ -64,10 +64,11 @@ struct Module::Loaded {
 };
 
 Module::Module(std::string source, std::vector<std::string> options,
-               std::vector<std::string> name_expressions)
+               std::vector<std::string> name_expressions, bool nvrtc_check)
     : source_(std::move(source)),
       options_(std::move(options)),
-      name_expressions_(std::move(name_expressions)) {}
+      name_expressions_(std::move(name_expressions)),
+      nvrtc_check_(nvrtc_check) {}
 
 Module::~Module() {
   const DriverApi* d = driver();
@@ -89,14 +90,12 @@ uintptr_t Module::function(const std::string& name, int device, const char* api)
     auto loaded = std::make_unique<Loaded>();
     std::string image;
     if (is_simulated()) {
-      if (nvrtc_available()) nvrtc_compile(source_, "kernel.cu", options_, name_expressions_,
+      if (nvrtc_check_ && nvrtc_available()) nvrtc_compile(source_, "kernel.cu", options_, name_expressions_,
                                            kSimulatorArch);
       std::vector<std::string> names = plain_kernel_names(source_);
       names.insert(names.end(), name_expressions_.begin(), name_expressions_.end());
       for (const std::string& n : names) loaded->symbols.emplace(n, n);
-      // The #line keeps the host compiler's line numbers those of the user's source.
-      image = cudasim::sim_translation_unit(
-          defines_of(options_) + "#line 1 \"kernel.cu\"\n" + source_, names);
+      image = cudasim::sim_translation_unit(source_, names, defines_of(options_));
     } else {
       const DeviceProperties p = device_properties(device);
       const NvrtcResult r = nvrtc_compile(source_, "kernel.cu", options_, name_expressions_,

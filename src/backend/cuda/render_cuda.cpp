@@ -60,14 +60,13 @@ class Renderer {
   Renderer(const KernelPlan& plan, const KernelLayout& layout)
       : plan_(plan), layout_(layout), words_(plan, layout.ndim) {}
 
-  std::string render() {
+  std::string render(const std::string& name) {
     const std::string I = layout_.wide_index ? "long long" : "int";
-    std::string s = jit::kernel_functors_text();
-    s += "#line 1 \"[tessera] elementwise kernel\"\n";
-    s += "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
-    s += "struct TsParams { TsWord w[" + std::to_string(words_.total) + "]; };\n";
-    s += "extern \"C\" __global__ void __launch_bounds__(256) " + std::string(kExprKernelName) +
-         "(const TsParams p) {\n";
+    const std::string params = "TsParams" + std::to_string(words_.total);
+    std::string s = "#line 1 \"[tessera] elementwise kernel " + name + "\"\n";
+    s += "struct " + params + " { TsWord w[" + std::to_string(words_.total) + "]; };\n";
+    s += "extern \"C\" __global__ void __launch_bounds__(256) " + name + "(const " + params +
+         " p) {\n";
     s += "  typedef " + I + " I;\n";
     s += "  const I n = static_cast<I>(p.w[0].i);\n";
     for (size_t k = 0; k < plan_.operands.size(); ++k) {
@@ -237,8 +236,23 @@ KernelLayout layout_of(const KernelPlan& plan, std::vector<int64_t>& shape,
   return layout;
 }
 
+// The kernel parameter's word: every field is 8 bytes, so host and device agree on where
+// each lies without any struct layout rules.
+constexpr const char* kWordType =
+    "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
+
+const std::string& render_cuda_prologue() {
+  static const std::string text = jit::kernel_functors_text() + kWordType;
+  return text;
+}
+
 std::string render_cuda(const KernelPlan& plan, const KernelLayout& layout) {
-  return Renderer(plan, layout).render();
+  return render_cuda_prologue() + render_cuda_kernel(plan, layout, kExprKernelName);
+}
+
+std::string render_cuda_kernel(const KernelPlan& plan, const KernelLayout& layout,
+                               const std::string& name) {
+  return Renderer(plan, layout).render(name);
 }
 
 std::vector<uint64_t> kernel_params(const KernelPlan& plan, const KernelLayout& layout,

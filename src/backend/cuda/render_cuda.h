@@ -37,8 +37,13 @@ struct KernelLayout {
 KernelLayout layout_of(const expr::KernelPlan& plan, std::vector<int64_t>& shape,
                        std::vector<std::vector<int64_t>>& strides);
 
-// The kernel's source.
+// The kernel's source: the functors (jit/kernel_text.h), then the kernel, kExprKernelName.
 std::string render_cuda(const expr::KernelPlan& plan, const KernelLayout& layout);
+// What every program of such kernels starts with (the functors and the parameter's word
+// type), and one kernel named `name` to follow it: several kernels make one program.
+const std::string& render_cuda_prologue();
+std::string render_cuda_kernel(const expr::KernelPlan& plan, const KernelLayout& layout,
+                               const std::string& name);
 
 // The words of the kernel's parameter, in the order render_cuda declares them.
 std::vector<uint64_t> kernel_params(const expr::KernelPlan& plan, const KernelLayout& layout,

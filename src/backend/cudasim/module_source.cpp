@@ -5,6 +5,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "jit/kernel_text.h"
+
 namespace tessera::cudasim {
 namespace {
 
@@ -395,10 +397,21 @@ const std::string& prelude_text() {
   return text;
 }
 
+const std::string& functors_prefix() {
+  static const std::string text = prelude_text() + jit::kernel_functors_text();
+  return text;
+}
+
 std::string sim_translation_unit(const std::string& cuda_source,
-                                 const std::vector<std::string>& kernel_names) {
-  Rewriter rewriter(cuda_source);
-  std::string unit = prelude_text();
+                                 const std::vector<std::string>& kernel_names,
+                                 const std::string& defines) {
+  // tessera's generated kernels begin with the functors, which need no rewriting: they go
+  // in as they are, so every such module begins with the same text (functors_prefix).
+  const std::string& functors = jit::kernel_functors_text();
+  const bool generated = cuda_source.starts_with(functors);
+  Rewriter rewriter(std::string_view(cuda_source).substr(generated ? functors.size() : 0));
+  std::string unit = generated ? functors_prefix() : prelude_text();
+  unit += defines;
   unit += "#line 1 \"" + std::string(kSourceName) + "\"\n";
   unit += rewriter.run();
   unit +=

@@ -24,12 +24,17 @@
 namespace tessera::cudasim {
 
 // `cuda_source` as C++ for the host compiler, exporting `kernel_names` (names or name
-// expressions, "saxpy", "reduce<float, 256>") as tsim_kernel_0, 1, ... in that order.
+// expressions, "saxpy", "reduce<float, 256>") as tsim_kernel_0, 1, ... in that order;
+// `defines` (#define lines) come just before the source.
 std::string sim_translation_unit(const std::string& cuda_source,
-                                 const std::vector<std::string>& kernel_names);
+                                 const std::vector<std::string>& kernel_names,
+                                 const std::string& defines = "");
 
 // The text every module starts with (all prelude headers but fp16.h, in order).
 const std::string& prelude_text();
+// The text every module of tessera's generated kernels starts with: the prelude, then the
+// functors of src/kernels/ (jit/kernel_text.h).
+const std::string& functors_prefix();
 
 // The prelude's headers as text, in the order a module needs them; generated at build time
 // by cmake/cudasim_prelude.cmake.

@@ -28,6 +28,7 @@
 #include "backend/cuda/driver.h"
 #include "backend/cudasim/executor.h"
 #include "backend/cudasim/fault_trap.h"
+#include "backend/cudasim/module_source.h"
 #include "backend/cudasim/sim_memory.h"
 #include "jit/host_compiler.h"
 #include "jit/kernel_cache.h"
@@ -620,7 +621,11 @@ CUresult module_load(CUmodule* handle, const void* image) {
   try {
     const jit::CacheKey key{"sim-so", {source, jit::host_compiler_identity(), options[0]}};
     library_path = jit::cached_file(key, ".so", [&](const std::filesystem::path& out) {
-      jit::compile_shared_object(source, options, out);
+      // What every module (or every generated one) starts with is compiled once.
+      const std::string& prefix = source.starts_with(cudasim::functors_prefix())
+                                      ? cudasim::functors_prefix()
+                                      : cudasim::prelude_text();
+      jit::compile_shared_object(source, options, out, prefix);
     });
   } catch (const std::exception& e) {
     return fail(CUDA_ERROR_INVALID_IMAGE, e.what());

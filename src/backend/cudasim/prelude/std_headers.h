@@ -1,0 +1,13 @@
+#pragma once
+// The standard headers that tessera's generated kernels include (jit/kernel_text.h). Every
+// module's prelude is compiled once into a precompiled header (jit/host_compiler.h); with
+// these inside it, a generated kernel's own includes find them already read, and its
+// compile parses only the functors and the kernel.
+
+#include <bit>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+#include <utility>
