@@ -21,7 +21,9 @@ def parse_args(argv):
     p.add_argument("--quick", action="store_true", help="smaller sizes; the whole run in minutes")
     p.add_argument("--cases", default="*", help="globs over case names, separated by |, e.g. 'sin*|a + b'")
     p.add_argument("--peers", action="store_true",
-                   help="also time numexpr, Numba and JAX where installed (make bench PEERS=1 installs them)")
+                   help="also time the peers installed here: numexpr, Numba and JAX on the CPU "
+                        "device (make bench PEERS=1 installs them), CuPy and numba.cuda on a "
+                        "CUDA device")
     p.add_argument("--out", default="bench/results", help="folder for the JSON and PNG")
     p.add_argument("--docs", default=None,
                    help="also rewrite the figures section of this Markdown file (docs/benchmarks.md)")
@@ -51,10 +53,11 @@ def main(argv=None):
     budget = 1.0 if args.quick else 3.0
     peers = []
     if args.peers:
-        peers, absent = peer_libraries.installed()
+        peers, absent = peer_libraries.installed(device.kind)
         if absent:
-            print(f"peers not installed, left out: {', '.join(absent)} (make bench PEERS=1 installs them)",
-                  file=sys.stderr)
+            hint = ("make bench PEERS=1 installs them" if device.kind == "cpu"
+                    else "or no usable GPU")
+            print(f"peers not installed, left out: {', '.join(absent)} ({hint})", file=sys.stderr)
     with device:
         triad = tp._core._stream_triad_bandwidth(20_000_000 if not args.quick else 5_000_000, 10)
         fma_peaks = _fma_peaks()

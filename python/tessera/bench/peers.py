@@ -1,5 +1,7 @@
-"""The peers the suite compares against when they are installed (`make bench PEERS=1`):
-numexpr, Numba with `parallel=True`, and JAX on the CPU through `jax.jit`.
+"""The peers the suite compares against when they are installed (`make bench PEERS=1`).
+On the CPU device: numexpr, Numba with `parallel=True`, and JAX on the CPU through `jax.jit`.
+On a CUDA device: CuPy and Numba's CUDA target (`numba.cuda`), which run on the GPU; they
+never join a CPU run, and the CPU peers never join a CUDA run.
 
 Each peer runs only the cases it can express, written the way a user of that library would
 write them; the others show as '-' in its column. Every peer result is checked against
@@ -20,6 +22,7 @@ class Peer:
 
     name = ""
     module = ""
+    device_kind = "cpu"     # the tessera device whose runs this peer joins ("cpu" or "cuda")
 
     def available(self):
         return importlib.util.find_spec(self.module) is not None
@@ -234,10 +237,110 @@ class Jax(Peer):
         return np.asarray(result)
 
 
-ALL = (Numexpr(), Numba(), Jax())
+def _device_arrays(result, is_device_array, download):
+    """`result` (an array, a scalar, or a tuple of them) with device arrays downloaded."""
+    if isinstance(result, (tuple, list)):
+        return type(result)(_device_arrays(r, is_device_array, download) for r in result)
+    return download(result) if is_device_array(result) else np.asarray(result)
 
 
-def installed():
-    """The peers importable here, and the names of those that are not."""
-    present = [p for p in ALL if p.available()]
-    return present, [p.name for p in ALL if p not in present]
+class Cupy(Peer):
+    """CuPy follows NumPy's API, so a CuPy user writes each case's own program with
+    `xp = cupy`: it runs every case, inputs uploaded before the clock starts."""
+
+    name = module = "cupy"
+    device_kind = "cuda"
+
+    def available(self):
+        if not super().available():
+            return False
+        try:
+            import cupy
+
+            return cupy.cuda.runtime.getDeviceCount() > 0
+        except Exception:  # no driver, no GPU, or a CuPy built for another CUDA
+            return False
+
+    def implementation(self, case):
+        import cupy
+
+        return lambda *inputs: case.run(cupy, *inputs)
+
+    def prepare(self, host_inputs):
+        import cupy
+
+        inputs = tuple(cupy.asarray(a) if isinstance(a, np.ndarray) else a for a in host_inputs)
+        cupy.cuda.Device().synchronize()
+        return inputs
+
+    def synchronize(self, result):
+        import cupy
+
+        cupy.cuda.Device().synchronize()
+
+    def to_host(self, result):
+        import cupy
+
+        return _device_arrays(result, lambda r: isinstance(r, cupy.ndarray), cupy.asnumpy)
+
+
+class NumbaCuda(Peer):
+    """Numba's CUDA target as its users write it: `@cuda.jit` kernels and `cuda.reduce`
+    (`_numba_cuda.py`), on the cases such kernels express: elementwise math, the stencil,
+    Jacobi, the distance matrix and the sum."""
+
+    name = "numba.cuda"
+    module = "numba"
+    device_kind = "cuda"
+
+    def available(self):
+        if not super().available():
+            return False
+        try:
+            from numba import cuda
+
+            return cuda.is_available()
+        except Exception:  # numba without numba-cuda, or no usable driver
+            return False
+
+    def version(self):
+        import importlib.metadata
+
+        import numba
+
+        try:
+            return f"{numba.__version__} (numba-cuda {importlib.metadata.version('numba-cuda')})"
+        except importlib.metadata.PackageNotFoundError:
+            return numba.__version__
+
+    def implementation(self, case):
+        from . import _numba_cuda  # imports numba.cuda: only once a CUDA run asks for it
+
+        return _numba_cuda.PROGRAMS.get(case.name)
+
+    def prepare(self, host_inputs):
+        from numba import cuda
+
+        inputs = tuple(cuda.to_device(a) if isinstance(a, np.ndarray) else a for a in host_inputs)
+        cuda.synchronize()
+        return inputs
+
+    def synchronize(self, result):
+        from numba import cuda
+
+        cuda.synchronize()
+
+    def to_host(self, result):
+        return _device_arrays(result, lambda r: hasattr(r, "copy_to_host"),
+                              lambda r: r.copy_to_host())
+
+
+ALL = (Numexpr(), Numba(), Jax(), Cupy(), NumbaCuda())
+
+
+def installed(device_kind="cpu"):
+    """The peers that join a run on `device_kind` ("cpu" or "cuda") and are importable
+    here, and the names of those that are not."""
+    candidates = [p for p in ALL if p.device_kind == device_kind]
+    present = [p for p in candidates if p.available()]
+    return present, [p.name for p in candidates if p not in present]
