@@ -20,6 +20,8 @@ constexpr std::string_view kPreamble = R"(#if defined(__CUDACC_RTC__)
 namespace std {
 using namespace ::cuda::std;
 using ::fma;
+using ::fmod;
+using ::modf;
 }
 #else
 #include <bit>

@@ -1,6 +1,7 @@
 #pragma once
 // Logical, bitwise, shift, gcd and lcm ufuncs, as NumPy 2.4's loops compute them.
 
+#include <bit>
 #include <complex>
 #include <cstdint>
 #include <type_traits>
@@ -186,7 +187,7 @@ struct BitwiseCount {
     if constexpr (std::is_signed_v<T>) {
       if (x < 0) magnitude = static_cast<U>(U(0) - magnitude);
     }
-    return static_cast<uint8_t>(__builtin_popcountll(static_cast<unsigned long long>(magnitude)));
+    return static_cast<uint8_t>(std::popcount(static_cast<unsigned long long>(magnitude)));
   }
 };
 

@@ -62,7 +62,7 @@ class Renderer {
 
   std::string render(const std::string& name) {
     const std::string I = layout_.wide_index ? "long long" : "int";
-    const std::string params = "TsParams" + std::to_string(words_.total);
+    const std::string params = name + "_params";
     std::string s = "#line 1 \"[tessera] elementwise kernel " + name + "\"\n";
     s += "struct " + params + " { TsWord w[" + std::to_string(words_.total) + "]; };\n";
     s += "extern \"C\" __global__ void __launch_bounds__(256) " + name + "(const " + params +
