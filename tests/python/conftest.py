@@ -73,6 +73,19 @@ def assert_same(t, n, *, strides=False):
         assert t.strides == n.strides, f"strides {t.strides} != {n.strides}"
 
 
+def reports_fp_errors(device=None):
+    """Whether elementwise work on `device` (by default the current one) reports floating-point
+    errors as NumPy does: always on the CPU; on a CUDA device only while it goes through host
+    staging. Generated CUDA kernels (ufuncs, operators, fused trees and the casts inside them,
+    few-term product chains, small arrays' ufuncs) report none, as CuPy's: no RuntimeWarning,
+    no FloatingPointError under 'raise', nothing for 'call', 'log' or 'print'; their values
+    are IEEE's, as NumPy's (docs/cuda.md). The operations still staged through the host on
+    CUDA (astype, reductions and scans with the pending trees they read, BLAS products) keep
+    NumPy's warnings there."""
+    device = device if device is not None else tp.get_device()
+    return device.kind == "cpu" or not tp._core._cuda.generated_kernels_enabled()
+
+
 # Known differences from NumPy, each named with its reason. strict=True: when tessera is
 # fixed, the test passes, the xfail fails, and the entry must be removed.
 KNOWN_DIFFERENCES: dict[str, str] = {}

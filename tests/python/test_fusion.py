@@ -22,7 +22,7 @@ import pytest
 
 import tessera as tp
 
-from conftest import assert_same, sample
+from conftest import assert_same, reports_fp_errors, sample
 from oracle import assert_raises_type, host_shared
 
 # --------------------------------------------------------------------------------------------
@@ -924,7 +924,8 @@ def test_fused_pair_layouts(device, layout):
 
 @pytest.mark.parametrize("expression", ["a * b + c", "c - a / b", "a + b * c", "(a - b) * c"])
 def test_fused_pair_reports_each_ops_errors(device, expression):
-    """Errors of a fused loop are reported under the op that raised them, as NumPy's are."""
+    """Errors of a fused loop are reported under the op that raised them, as NumPy's are; a
+    generated CUDA kernel reports none (CuPy's rule), its values NumPy's all the same."""
     n = 50_000
     a = np.full(n, 1e300)
     b = np.full(n, 1e300)
@@ -943,7 +944,8 @@ def test_fused_pair_reports_each_ops_errors(device, expression):
     expected, expected_messages = warned(np, a, b, c)
     got, got_messages = warned(tp, tp.array(a), tp.array(b), tp.array(c))
     np.testing.assert_array_equal(got, expected)
-    assert got_messages == expected_messages
+    assert expected_messages
+    assert got_messages == (expected_messages if reports_fp_errors(device) else [])
 
 
 # --------------------------------------------------------------------------------------------
