@@ -128,10 +128,24 @@ KernelPlan lower(const Node& root, std::span<const Array> outs) {
   return plan;
 }
 
+bool read_only_converted(const KernelPlan& plan, int k) {
+  if (k < plan.outputs) return false;
+  for (const Value& v : plan.values) {
+    if (v.kind == Value::Kind::Dot && (v.operand == k || v.operand + 1 == k)) return false;
+    if (v.kind == Value::Kind::Load && v.operand == k && v.dtype == plan.operands[k].dtype()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::string plan_signature(const KernelPlan& plan) {
   std::string s = "o";
   const auto add = [&s](auto... parts) { ((s += parts), ...); };
-  for (const Array& a : plan.operands) add(dtype_name(a.dtype()), ",");
+  for (int k = 0; k < static_cast<int>(plan.operands.size()); ++k) {
+    add(read_only_converted(plan, k) ? std::string_view("*") : dtype_name(plan.operands[k].dtype()),
+        ",");
+  }
   for (const Value& v : plan.values) {
     add("|", std::to_string(static_cast<int>(v.kind)), ":", dtype_name(v.dtype));
     switch (v.kind) {

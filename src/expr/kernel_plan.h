@@ -41,9 +41,14 @@ struct KernelPlan {
 // Lowers `root`, whose values go to `outs` (one, or two for an op with two outputs).
 KernelPlan lower(const Node& root, std::span<const Array> outs);
 
-// What the plan's source depends on besides layout: its values' kinds, ops, loops and
-// dtypes, the operands' dtypes. Constant values, shapes and strides are left out: they
-// are parameters, so one compiled kernel serves them all.
+// Whether operand k is read only by loads that convert it to another dtype: renderers then
+// read it through a run-time switch over its dtype, which is a kernel parameter.
+bool read_only_converted(const KernelPlan& plan, int k);
+
+// What a rendered kernel's source depends on besides its layout: the values' kinds, ops,
+// loops and dtypes, and the operands' dtypes (but those read_only_converted). Constant
+// values, shapes and strides are left out: they are parameters, so one compiled kernel
+// serves them all.
 std::string plan_signature(const KernelPlan& plan);
 
 }  // namespace tessera::expr

@@ -3,8 +3,8 @@ kernels (backend/cuda/render_cuda.h) give the CPU device's results, for every lo
 ufunc and for the layouts and trees the renderer distinguishes. The same kernels compile for
 GPUs: tests/cpp/test_codegen_nvrtc.cpp assembles them all with NVRTC and ptxas.
 
-While the staging path is the CUDA default (docs/cuda.md), this file switches the generated
-kernels on around each test."""
+Generated kernels are the CUDA default; this file switches them on around each test all the
+same, so that it tests them under TESSERA_CUDA_CODEGEN=0 too."""
 
 import numpy as np
 import pytest
@@ -169,3 +169,31 @@ def test_one_kernel_per_signature():
         for n, c in [(100, 1.5), (1000, -2.0), (77, 3.25)]:
             x = tp.asarray(np.arange(n, dtype=np.float64))
             np.testing.assert_array_equal(tp.asnumpy(x * c + 1), np.arange(n) * c + 1)
+
+
+def test_a_kernel_that_fails_to_compile_is_reported_with_its_source(tmp_path):
+    """A generated kernel that does not compile is tessera's bug: the error says so and names
+    the file in the cache directory that keeps its source. (A host compiler that always
+    fails stands in for the bug.)"""
+    import os
+    import subprocess
+    import sys
+
+    program = (
+        "import numpy as np, tessera as tp\n"
+        "x = tp.asarray(np.arange(5000.0), device='cuda')\n"
+        "try:\n"
+        "    (tp.sin(x) * 3).get()\n"
+        "except Exception as e:\n"
+        "    print(type(e).__name__)\n"
+        "    print(e)\n")
+    env = dict(os.environ, TESSERA_CACHE_DIR=str(tmp_path), TESSERA_CXX="/bin/false",
+               TESSERA_CUDA_CODEGEN="1")
+    out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                         text=True, timeout=120).stdout
+    assert out.startswith("CUDARuntimeError"), out
+    assert "a generated kernel failed to compile or load, a bug in tessera" in out
+    saved = [line for line in out.split() if line.endswith(".cu:") or line.endswith(".cu")]
+    path = saved[0].rstrip(":")
+    assert os.path.dirname(path) == str(tmp_path)
+    assert "ts_expr" in open(path).read()

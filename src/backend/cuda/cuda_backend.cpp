@@ -88,6 +88,10 @@ class CudaBackend final : public Backend {
   }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_loop(device_, op, loop, in, broadcast, out, n);
+      return;
+    }
     const LoopSignature& sig = ufunc_info(op).loops[loop];
     cuda::activate(device_, "ufunc");
     std::vector<std::vector<std::byte>> host_in(in.size());

@@ -3,12 +3,16 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <mutex>
 
+#include "backend/cuda/nvrtc.h"
 #include "backend/cuda/render_cuda.h"
 #include "backend/cuda/runtime.h"
+#include "jit/kernel_cache.h"
+#include "tessera/errors.h"
 #include "tessera/cuda.h"
 #include "tessera/stream.h"
 
@@ -33,17 +37,30 @@ std::string toolkit_include() {
 }
 
 // One module per rendered kernel, kept for the life of the process (kernels are few).
-Module& module_for(const std::string& key, const expr::KernelPlan& plan,
-                   const KernelLayout& layout) {
+Module& module_for(const std::string& key, const expr::KernelPlan& plan, int axes) {
   static std::mutex mutex;
   static auto* modules = new std::map<std::string, std::unique_ptr<Module>>();  // never freed
   std::lock_guard lock(mutex);
   auto& slot = (*modules)[key];
   if (!slot) {
-    slot = std::make_unique<Module>(render_cuda(plan, layout), generated_kernel_options(),
+    slot = std::make_unique<Module>(render_cuda(plan, axes), generated_kernel_options(),
                                     std::vector<std::string>{}, /*nvrtc_check=*/false);
   }
   return *slot;
+}
+
+// A generated kernel that does not compile or load is tessera's bug: its source is kept in
+// the cache directory for the report, and the error names the file.
+std::string failure_report(const Module& module, const std::string& what) {
+  std::string saved = "(could not be saved)";
+  const std::filesystem::path path =
+      jit::cache_dir() / ("failed-" + jit::digest(module.source()).substr(0, 16) + ".cu");
+  std::ofstream file(path, std::ios::binary);
+  if (file.write(module.source().data(), static_cast<std::streamsize>(module.source().size()))) {
+    saved = path.string();
+  }
+  return "[eval] a generated kernel failed to compile or load, a bug in tessera; its source is " +
+         saved + ":\n" + what;
 }
 
 int multiprocessors(int device) {
@@ -58,7 +75,7 @@ int multiprocessors(int device) {
 std::atomic<bool>& generated_kernels() {
   static std::atomic<bool> enabled = [] {
     const char* v = std::getenv("TESSERA_CUDA_CODEGEN");
-    return v != nullptr && std::string(v) == "1";
+    return v == nullptr || std::string(v) != "0";
   }();
   return enabled;
 }
@@ -80,13 +97,19 @@ const std::vector<std::string>& generated_kernel_options() {
 void launch_expr(int device, const expr::Node& root, std::span<const Array> outs) {
   if (outs.front().size() == 0) return;
   const expr::KernelPlan plan = expr::lower(root, outs);
-  std::vector<int64_t> shape;
-  std::vector<std::vector<int64_t>> strides;
-  const KernelLayout layout = layout_of(plan, shape, strides);
-  const std::string key = expr::plan_signature(plan) + "/" + layout.key();
-  Module& module = module_for(key, plan, layout);
-  const uintptr_t function = module.function(kExprKernelName, device, "eval");
-  std::vector<uint64_t> words = kernel_params(plan, layout, shape, strides);
+  const KernelLayout layout = layout_of(plan);
+  const std::string key = expr::plan_signature(plan) + "/" + std::to_string(layout.axes);
+  Module& module = module_for(key, plan, layout.axes);
+  uintptr_t function = 0;
+  try {
+    function = module.function(kExprKernelName, device, "eval");
+  } catch (const CompileError& e) {
+    throw CompileError(failure_report(module, e.what()), e.log(), e.source());
+  } catch (const CudaRuntimeError& e) {
+    if (std::string(e.what()).find("CUDA_ERROR_INVALID_IMAGE") == std::string::npos) throw;
+    throw CudaRuntimeError(failure_report(module, e.what()));
+  }
+  std::vector<uint64_t> words = kernel_params(plan, layout);
   std::vector<void*> params = {words.data()};
   const int64_t n = outs.front().size();
   const int64_t blocks_needed = (n + kBlock - 1) / kBlock;
@@ -96,6 +119,24 @@ void launch_expr(int device, const expr::Node& root, std::span<const Array> outs
   const unsigned blocks = static_cast<unsigned>(std::min(blocks_needed, most));
   launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)),
          params, "eval");
+}
+
+void launch_loop(int device, Ufunc op, int loop, std::span<const void* const> in,
+                 std::span<const bool> broadcast, void* out, int64_t n) {
+  const LoopSignature& sig = ufunc_info(op).loops[loop];
+  // Views of the caller's memory, which outlives the launch's queueing.
+  const auto view = [&](const void* data, DType dtype) {
+    const auto bytes = static_cast<size_t>(n) * itemsize(dtype);
+    return Array(Buffer::wrap(Device::cuda(device), const_cast<void*>(data), bytes, nullptr),
+                 dtype, Dims{n}, Dims{itemsize(dtype)}, 0);
+  };
+  std::vector<expr::NodePtr> args;
+  for (size_t k = 0; k < in.size(); ++k) {
+    args.push_back(broadcast[k] ? expr::constant(Scalar(sig.in[k], in[k]))
+                                : expr::input(view(in[k], sig.in[k]), sig.in[k]));
+  }
+  const Array result = view(out, sig.out[0]);
+  launch_expr(device, *expr::op(op, loop, 0, std::move(args)), std::span(&result, 1));
 }
 
 }  // namespace tessera::cuda

@@ -13,14 +13,19 @@
 
 namespace tessera::cuda {
 
-// Whether eval_expr on CUDA devices runs generated kernels (else the staging path): while
-// the simulator cannot yet afford a kernel per tree of the whole suite (docs/cuda.md), on
-// when TESSERA_CUDA_CODEGEN=1, and switched by tests.
+// Whether eval_expr and run_loop on CUDA devices run generated kernels: yes, unless
+// TESSERA_CUDA_CODEGEN=0 asks for the staging path (to compare the two); tests switch it.
 bool generated_kernels_enabled();
 void set_generated_kernels(bool enabled);
 
 // Evaluates `root` into `outs` (see Backend::eval_expr) on CUDA device `device`.
 void launch_expr(int device, const expr::Node& root, std::span<const Array> outs);
+
+// One loop of one ufunc over n contiguous elements (see Backend::run_loop): device
+// pointers, and host pointers to single values for the broadcast inputs, which become the
+// kernel's constants.
+void launch_loop(int device, Ufunc op, int loop, std::span<const void* const> in,
+                 std::span<const bool> broadcast, void* out, int64_t n);
 
 // The options generated kernels compile with: the toolkit's headers (libcu++, cuda_fp16.h)
 // and no contraction of a * b + c into one rounding, which the CPU build does not do

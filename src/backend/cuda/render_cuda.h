@@ -1,13 +1,21 @@
 #pragma once
-// The CUDA renderer of kernel plans (expr/kernel_plan.h): one kernel, `ts_expr`, that walks
-// every element of the plan's shape with a grid-stride loop and computes the plan's values
-// with the functors of src/kernels/ (included as text, jit/kernel_text.h). The same source
+// The CUDA renderer of kernel plans (expr/kernel_plan.h): one kernel that walks every
+// element of the plan's shape with a grid-stride loop and computes the plan's values with
+// the functors of src/kernels/ (included as text, jit/kernel_text.h). The same source
 // compiles with NVRTC for a GPU and with the host compiler for the simulator.
 //
-// The kernel takes one parameter, a struct of 8-byte words (KernelParams packs it): the
-// element count, the merged shape, each operand's address and byte strides, the constants
-// and the products' steps. What varies between calls is there; what the source depends on
-// is the plan's signature and the KernelLayout.
+// The kernel takes one parameter, a struct of 8-byte words (kernel_params packs it): the
+// element count, the number of merged axes, the index width, the merged shape, each
+// operand's address, byte strides and dtype, the constants and the products' steps.
+//
+// What the source depends on is what a kernel's speed depends on: the values' dtypes and
+// ops, and how many axes its strided walk may need (KernelLayout). The rest is decided at
+// run time by uniform branches: a walk with one axis (each operand's address a + i * step:
+// contiguous, broadcast or evenly strided) or with several (coordinates times strides);
+// 32- or 64-bit index arithmetic; the source dtype of an input read as another dtype (a
+// switch over the 14 dtypes, jit/kernel_text.h). So one compiled kernel serves `x + y`
+// over every layout, and `x + 1.5` for x of any dtype read as float64: the code generator
+// compiles kernels by the thousand, and each costs a compile the first time.
 
 #include <cstdint>
 #include <string>
@@ -17,38 +25,27 @@
 
 namespace tessera::cuda {
 
-// How each operand is addressed, after the host merged what axes it could.
-enum class Access : char {
-  Contiguous = 'c',  // element i at address + i * itemsize
-  Broadcast = 'b',   // one element for all
-  Strided = 's',     // the merged shape's coordinates times its byte strides
-};
-
 struct KernelLayout {
-  int ndim = 1;                 // of the merged shape (at least 1)
-  std::vector<Access> access;   // one per operand
-  bool wide_index = false;      // 64-bit index arithmetic; 32-bit when every span fits
-
-  std::string key() const;
+  int axes = 1;              // of the merged shape the kernel can walk: 1, 4 or kMaxDims
+  int ndim = 1;              // of this call's merged shape (at least 1)
+  bool wide_index = false;   // 64-bit index arithmetic; 32-bit when every span fits
+  std::vector<int64_t> shape;                 // merged, ndim of them
+  std::vector<std::vector<int64_t>> strides;  // per operand, bytes, ndim of them
 };
 
-// The layout of `plan`'s operands over their common shape, merged; `shape` and `strides`
-// receive the merged shape and each operand's byte strides along it (plan order).
-KernelLayout layout_of(const expr::KernelPlan& plan, std::vector<int64_t>& shape,
-                       std::vector<std::vector<int64_t>>& strides);
+// The layout of `plan`'s operands over their common shape, axes merged where every
+// operand's strides allow (the CPU backend's simplify_layout).
+KernelLayout layout_of(const expr::KernelPlan& plan);
 
-// The kernel's source: the functors (jit/kernel_text.h), then the kernel, kExprKernelName.
-std::string render_cuda(const expr::KernelPlan& plan, const KernelLayout& layout);
 // What every program of such kernels starts with (the functors and the parameter's word
-// type), and one kernel named `name` to follow it: several kernels make one program.
+// type); render_cuda_kernel gives one kernel to follow it, named `name`: several kernels
+// can make one program. render_cuda is the two together, the kernel named kExprKernelName.
 const std::string& render_cuda_prologue();
-std::string render_cuda_kernel(const expr::KernelPlan& plan, const KernelLayout& layout,
-                               const std::string& name);
+std::string render_cuda_kernel(const expr::KernelPlan& plan, int axes, const std::string& name);
+std::string render_cuda(const expr::KernelPlan& plan, int axes);
 
 // The words of the kernel's parameter, in the order render_cuda declares them.
-std::vector<uint64_t> kernel_params(const expr::KernelPlan& plan, const KernelLayout& layout,
-                                    const std::vector<int64_t>& shape,
-                                    const std::vector<std::vector<int64_t>>& strides);
+std::vector<uint64_t> kernel_params(const expr::KernelPlan& plan, const KernelLayout& layout);
 
 // The name of the kernel render_cuda emits.
 inline constexpr const char* kExprKernelName = "ts_expr";
