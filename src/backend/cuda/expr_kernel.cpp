@@ -36,7 +36,8 @@ std::string toolkit_include() {
   return candidates.front();
 }
 
-// One module per rendered kernel, kept for the life of the process (kernels are few).
+// One module per rendered kernel, kept for the life of the process (docs/cuda.md says
+// how many the suite makes, and the limit that would bound them).
 Module& module_for(const std::string& key, const expr::KernelPlan& plan, int axes) {
   static std::mutex mutex;
   static auto* modules = new std::map<std::string, std::unique_ptr<Module>>();  // never freed
