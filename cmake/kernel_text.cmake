@@ -17,4 +17,19 @@ tessera_embed_text(tessera_core STRIP_ALL
     kernels/ops_logic.h
     kernels/ops_rounding.h
     kernels/ops_select.h
-    kernels/ops_trig.h)
+    kernels/ops_trig.h
+    kernels/range.h
+    kernels/philox.h)
+
+# The CUDA renderers' own device code (src/backend/cuda/device/): the folds that generated
+# reduction, arg-reduction and scan kernels instantiate (backend/cuda/render_fold.h), and
+# the fills (backend/cuda/fill_kernel.h) and the indexing kernels (index_kernel.h).
+tessera_embed_text(tessera_core STRIP_ALL
+  OUTPUT cuda_device_text.cpp
+  HEADER backend/cuda/device_text.h
+  NAMESPACE tessera::cuda
+  ARRAY kDeviceFiles
+  FILES
+    backend/cuda/device/fold.cuh
+    backend/cuda/device/fill.cuh
+    backend/cuda/device/index.cuh)

@@ -263,6 +263,22 @@ struct Multiply {
   }
 };
 
+// multiply.accumulate's step (cumprod) along an axis of three or more: NumPy calls its
+// multiply loop once per row with out[i-1] as an input, the operands overlap, and it falls
+// back to its plain complex product, each product and sum rounded. (A row of two does not
+// overlap and gets Multiply, the elementwise loop.) Results match bit for bit only by
+// doing the same.
+struct AccumulateMultiply {
+  template <class T>
+  TS_HD T operator()(T a, T b) const {
+    if constexpr (is_complex_type<T>::value) {
+      return arith_detail::cmul(a, b);
+    } else {
+      return Multiply{}(a, b);
+    }
+  }
+};
+
 struct TrueDivide {
   template <class T>
   TS_HD T operator()(T a, T b) const {

@@ -114,6 +114,23 @@ TS_HD bool has_nan(T v) {
 
 }  // namespace cmp_detail
 
+// argmax's (Max) and argmin's order: whether v displaces the best value so far. Strictly,
+// so that of equal values the first index stays; the first NaN beats every number and is
+// never displaced; complex values compare lexicographically. The CPU's arg_reduce and the
+// CUDA generator's (backend/cuda/device/fold.cuh) both scan with it.
+template <bool Max, class T>
+TS_HD bool arg_beats(T v, T best) {
+  using namespace cmp_detail;
+  if (has_nan(best)) return false;
+  if (has_nan(v)) return true;
+  if constexpr (is_cplx_v<T>) {
+    if (v.real() != best.real()) return Max ? v.real() > best.real() : v.real() < best.real();
+    return Max ? v.imag() > best.imag() : v.imag() < best.imag();
+  } else {
+    return Max ? calc_t<T>(best) < calc_t<T>(v) : calc_t<T>(v) < calc_t<T>(best);
+  }
+}
+
 struct Equal {
   template <class A, class B>
   TS_HD bool operator()(A a, B b) const {

@@ -11,9 +11,12 @@
 #include <vector>
 
 #include "backend/cuda/expr_kernel.h"
+#include "backend/cuda/fill_kernel.h"
+#include "backend/cuda/index_kernel.h"
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/ptxas.h"
 #include "backend/cuda/render_cuda.h"
+#include "backend/cuda/render_fold.h"
 #include "expr/kernel_plan.h"
 
 namespace tessera {
@@ -132,6 +135,110 @@ TEST_F(CodegenNvrtc, FewTermProductCompilesAndAssembles) {
     }
   }
   program.check("dot");
+}
+
+// The folds (render_fold.h) over every dtype their kinds take: reorderable and ordered
+// reductions with each loop of add, maximum and subtract whose first input is the
+// accumulator's dtype (ldexp's mixed one too), argmax and argmin, scans. The walks, the
+// same text for every op, are rendered for 4 and for all axes with add's loops; the ops'
+// functors themselves compiled above.
+TEST_F(CodegenNvrtc, FoldsCompileAndAssemble) {
+  std::string source = cuda::render_fold_prologue();
+  int kernels = 0;
+  const auto add = [&](const expr::Node& root, const Array& out, const cuda::FoldSpec& spec) {
+    const expr::KernelPlan plan = expr::lower(root, std::span(&out, 1));
+    for (const int axes : kAxes) {
+      source += cuda::render_fold_kernel(plan, axes, spec, "f" + std::to_string(kernels++));
+      if (spec.op != Ufunc::Add) break;
+    }
+  };
+  for (const Ufunc op : {Ufunc::Add, Ufunc::Maximum, Ufunc::Subtract, Ufunc::Ldexp}) {
+    const auto& loops = ufunc_info(op).loops;
+    for (int loop = 0; loop < static_cast<int>(loops.size()); ++loop) {
+      const LoopSignature& sig = loops[loop];
+      if (sig.in[0] != sig.out[0]) continue;
+      const Array acc = host_array(sig.out[0]);
+      const auto values = expr::input(host_array(sig.in[1]), sig.in[1]);
+      if (sig.in[1] == sig.in[0]) {
+        add(*values, acc, {cuda::FoldKind::Reduce, op, loop});
+        add(*values, acc, {cuda::FoldKind::Scan, op, loop});
+      }
+      add(*values, acc, {cuda::FoldKind::OrderedReduce, op, loop});
+    }
+  }
+  const Array index = host_array(DType::Int64);
+  for (int d = 0; d < kNumDTypes; ++d) {
+    const DType dtype = static_cast<DType>(d);
+    const auto values = expr::input(host_array(dtype), dtype);
+    add(*values, index, {cuda::FoldKind::ArgMax});
+    add(*values, index, {cuda::FoldKind::ArgMin});
+  }
+  SCOPED_TRACE("folds");
+  cuda::NvrtcResult result;
+  try {
+    result = cuda::nvrtc_compile(source, "folds.cu", cuda::generated_kernel_options(), {}, "sm_80");
+  } catch (const cuda::CompileError& e) {
+    FAIL() << e.what();
+  }
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    EXPECT_NO_THROW(cuda::ptxas_assemble(result.ptx, arch)) << arch;
+  }
+  EXPECT_GT(kernels, 80);
+}
+
+// Compiles `source` for compute_80 and assembles it for sm_80 and sm_90.
+void expect_compiles(const std::string& source, const std::string& name) {
+  SCOPED_TRACE(name);
+  cuda::NvrtcResult result;
+  try {
+    result = cuda::nvrtc_compile(source, name + ".cu", cuda::generated_kernel_options(), {},
+                                 "sm_80");
+  } catch (const cuda::CompileError& e) {
+    ADD_FAILURE() << e.what();
+    return;
+  }
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    EXPECT_NO_THROW(cuda::ptxas_assemble(result.ptx, arch)) << arch;
+  }
+}
+
+// The indexing program (device/index.cuh, every element size), and ufunc.at's kernel for a
+// binary and a unary op, of integers, floats and complex values, one stored as another
+// dtype than the loop's.
+TEST_F(CodegenNvrtc, IndexingCompilesAndAssembles) {
+  expect_compiles(cuda::render_index(), "index");
+  const auto loop_of = [](Ufunc op, DType dtype) {
+    const auto& loops = ufunc_info(op).loops;
+    for (int k = 0; k < static_cast<int>(loops.size()); ++k) {
+      if (loops[k].in[0] == dtype) return k;
+    }
+    return -1;
+  };
+  for (const DType dtype : {DType::Int64, DType::Float64, DType::Complex128}) {
+    expect_compiles(cuda::render_apply_at(Ufunc::Add, loop_of(Ufunc::Add, dtype), dtype), "at");
+  }
+  expect_compiles(cuda::render_apply_at(Ufunc::Negative, loop_of(Ufunc::Negative, DType::Float32),
+                                        DType::Float32), "at");
+  expect_compiles(cuda::render_apply_at(Ufunc::Add, loop_of(Ufunc::Add, DType::Float64),
+                                        DType::Float16), "at");
+}
+
+// Every fill (device/fill.cuh) for every dtype it takes: arange for all, linspace for the
+// inexact ones, each random sampler; one program each, as they are launched.
+TEST_F(CodegenNvrtc, FillsCompileAndAssemble) {
+  std::vector<std::string> bodies = {"gamma_fill", "poisson_fill", "binomial_fill"};
+  for (int d = 0; d < kNumDTypes; ++d) {
+    const DType dtype = static_cast<DType>(d);
+    bodies.push_back(cuda::fill_body("arange_fill", dtype));
+    if (is_floating(dtype) || is_complex(dtype)) bodies.push_back(cuda::fill_body("linspace_fill", dtype));
+    if (is_integer(dtype)) bodies.push_back(cuda::fill_body("integers_fill", dtype));
+  }
+  for (const DType dtype : {DType::Float32, DType::Float64}) {
+    for (const char* fill : {"uniform_fill", "normal_fill", "exponential_fill"}) {
+      bodies.push_back(cuda::fill_body(fill, dtype));
+    }
+  }
+  for (const std::string& body : bodies) expect_compiles(cuda::render_fill(body), body);
 }
 
 }  // namespace

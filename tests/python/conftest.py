@@ -74,14 +74,13 @@ def assert_same(t, n, *, strides=False):
 
 
 def reports_fp_errors(device=None):
-    """Whether elementwise work on `device` (by default the current one) reports floating-point
+    """Whether generated work on `device` (by default the current one) reports floating-point
     errors as NumPy does: always on the CPU; on a CUDA device only while it goes through host
-    staging. Generated CUDA kernels (ufuncs, operators, fused trees and the casts inside them,
-    few-term product chains, small arrays' ufuncs) report none, as CuPy's: no RuntimeWarning,
-    no FloatingPointError under 'raise', nothing for 'call', 'log' or 'print'; their values
-    are IEEE's, as NumPy's (docs/cuda.md). The operations still staged through the host on
-    CUDA (astype, reductions and scans with the pending trees they read, BLAS products) keep
-    NumPy's warnings there."""
+    staging. Generated CUDA kernels (ufuncs, operators, fused trees, casts, reductions and
+    scans, few-term product chains, small arrays' ufuncs) report none, as CuPy's: no
+    RuntimeWarning, no FloatingPointError under 'raise', nothing for 'call', 'log' or 'print';
+    their values are IEEE's, as NumPy's (docs/cuda.md). BLAS products derive NumPy's
+    warnings from their values on every device."""
     device = device if device is not None else tp.get_device()
     return device.kind == "cpu" or not tp._core._cuda.generated_kernels_enabled()
 

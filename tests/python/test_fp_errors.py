@@ -10,11 +10,10 @@ read), so only the warnings' categories and messages are compared, as sets (NumP
 each kind of error once per call), except where a test says otherwise.
 
 On a CUDA device running generated kernels (tessera._core._cuda.generated_kernels_enabled())
-the rule is CuPy's: elementwise ops (ufuncs, operators, fused trees and the casts inside them)
-report no floating-point errors: no warning, no FloatingPointError, nothing for 'call', 'log'
-or 'print'; their values are still NumPy's. The operations still staged through the host
-(astype, reductions, scans) warn as NumPy's. Each test then expects what the rule leaves of
-NumPy's report (expected_warnings, reported); the CPU device always expects all of it."""
+the rule is CuPy's: elementwise ops (ufuncs, operators, fused trees), casts, reductions and
+scans report no floating-point errors: no warning, no FloatingPointError, nothing for 'call',
+'log' or 'print'; their values are still NumPy's. Each test then expects what the rule leaves
+of NumPy's report (expected_warnings, reported); the CPU device always expects all of it."""
 
 import math
 import threading
@@ -89,15 +88,12 @@ def assert_same_warnings(tp_caught, np_caught):
                              f"extra {sorted(got - expected)}")
 
 
-def expected_warnings(np_caught, staged=()):
+def expected_warnings(np_caught, host_caught=()):
     """Of NumPy's warnings, those tessera must give on the current device: all of them where
-    elementwise ops report floating-point errors (conftest.reports_fp_errors); under the CuPy
-    rule (generated CUDA kernels report nothing) only those of the ops in `staged`, the ops
-    that still go through host staging, named as NumPy's messages name them ('cast' for
-    'overflow encountered in cast'), or every one of them if `staged` is True."""
-    if reports_fp_errors() or staged is True:
-        return list(np_caught)
-    return [w for w in np_caught if str(w.message).rsplit(" in ", 1)[-1] in staged]
+    generated code reports floating-point errors (conftest.reports_fp_errors); under the CuPy
+    rule only `host_caught`, those of work done on the host on every device (a Python
+    scalar converted to an array's dtype)."""
+    return list(np_caught) if reports_fp_errors() else list(host_caught)
 
 
 def reported(expected, nothing):
@@ -134,15 +130,32 @@ def assert_values(got, expected):
                                    err_msg=f"{part} parts differ from NumPy's")
 
 
-def compare_op(np_fn, tp_fn, np_args, tp_args, modes=None, staged=()):
+def scalar_cast_warnings(np_fn, np_args, modes):
+    """NumPy's warnings for converting the Python scalars of np_fn to its arrays' dtypes
+    (1e300 into float32): its 'in cast' warnings with the arrays emptied, which leaves no
+    element to compute. tessera converts scalars on the host, on every device."""
+    empty = [a[:0] if isinstance(a, np.ndarray) and a.ndim else a for a in np_args]
+
+    def run():
+        try:
+            np_fn(*empty)
+        except (ValueError, IndexError):  # reductions of nothing
+            pass
+
+    _, caught = recorded(run, np.errstate(**modes))
+    return [w for w in caught if str(w.message).endswith(" in cast")]
+
+
+def compare_op(np_fn, tp_fn, np_args, tp_args, modes=None):
     """np_fn(*np_args) and tp_fn(*tp_args) under errstate(**modes) (all='warn' by default)
-    warn alike (as expected_warnings says, `staged` naming the ops that still warn under the
-    CuPy rule) and give the same values."""
+    warn alike (as expected_warnings says, the host's warnings those of the scalars'
+    conversions) and give the same values."""
     __tracebackhide__ = True
     modes = modes or {"all": "warn"}
     expected, np_caught = recorded(lambda: np_fn(*np_args), np.errstate(**modes))
     got, tp_caught = recorded(lambda: to_numpy(tp_fn(*tp_args)), tp.errstate(**modes))
-    assert_same_warnings(tp_caught, expected_warnings(np_caught, staged))
+    assert_same_warnings(tp_caught,
+                         expected_warnings(np_caught, scalar_cast_warnings(np_fn, np_args, modes)))
     assert_values(got, expected)
 
 
@@ -382,8 +395,8 @@ def test_errstate_restores_when_body_raises(device):
 def test_errstate_restores_when_op_raises(device):
     if reports_fp_errors():
         op, modes = (lambda: tp.log(tp.zeros(3))), {"divide": "raise"}
-    else:   # generated kernels raise nothing: an astype (staged through the host) raises
-        op, modes = (lambda: tp.full(3, 1e300).astype(np.float32)), {"over": "raise"}
+    else:   # generated kernels raise nothing: a matmul (derived from its values) raises
+        op, modes = (lambda: tp.full((2, 2), 1e300) @ tp.full((2, 2), 1e300)), {"over": "raise"}
     with pytest.raises(FloatingPointError):
         with tp.errstate(**modes):
             op()
@@ -581,11 +594,9 @@ CASTS = [(np.float64, np.float32), (np.float64, np.float16), (np.float32, np.flo
 @pytest.mark.parametrize("source, target", CASTS,
                          ids=[f"{np.dtype(a).name}-{np.dtype(b).name}" for a, b in CASTS])
 def test_cast_warnings(device, source, target, layout):
-    """astype of special values: overflow and invalid value 'in cast' (astype is staged
-    through the host on CUDA devices: it warns under the CuPy rule too)."""
+    """astype of special values: overflow and invalid value 'in cast'."""
     x, tx = unary_inputs(float_values(source), layout)
-    compare_op(lambda a: a.astype(target), lambda a: a.astype(target), (x,), (tx,),
-               staged=("cast",))
+    compare_op(lambda a: a.astype(target), lambda a: a.astype(target), (x,), (tx,))
 
 
 @pytest.mark.parametrize("layout", ["small-direct", "large"])
@@ -634,7 +645,7 @@ def test_default_modes(device, case, size):
         x = tiled(x)
     expected, np_caught = recorded(lambda: program(np, x))
     got, tp_caught = recorded(lambda: to_numpy(program(tp, tp.array(x))))
-    assert_same_warnings(tp_caught, expected_warnings(np_caught, staged=("cast",)))
+    assert_same_warnings(tp_caught, expected_warnings(np_caught))
     assert_values(got, expected)
 
 
@@ -1063,14 +1074,13 @@ CHAINS = {
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("chain", list(CHAINS))
 def test_chain_warnings(device, chain, dtype, size):
-    """Under the CuPy rule only astype warns ('in cast'): it is staged through the host, also
-    when its operand is a pending tree (which a generated kernel computes first)."""
+    """Elementwise chains ending in a cast, pending or computed at once."""
     program = CHAINS[chain]
     x, y = np.array(CHAIN_X, dtype=dtype), np.array(CHAIN_Y, dtype=dtype)
     if size == "large":
         x, y = tiled(x), tiled(y)
     compare_op(lambda a, b: program(np, a, b), lambda a, b: program(tp, a, b),
-               (x, y), (tp.array(x), tp.array(y)), staged=("cast",))
+               (x, y), (tp.array(x), tp.array(y)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1089,15 +1099,13 @@ REDUCTIONS = {
 @pytest.mark.parametrize("size", ["small", "large"])
 @pytest.mark.parametrize("case", list(REDUCTIONS))
 def test_reduction_of_lazy_tree(device, case, size):
-    """A reduction reads its operand: the elementwise ops' warnings, as NumPy's. Under the CuPy
-    rule a small operand, computed at once by a generated kernel, reports nothing; a large
-    (pending) one is computed with the reduction, staged through the host, and warns."""
+    """A reduction reads its operand: the elementwise ops' warnings, as NumPy's (a small
+    operand computed at once, a large pending one with the reduction)."""
     x = np.array([0.0, -1.0, 1.0, 2.0])
     if size == "large":
         x = tiled(x)
     program = REDUCTIONS[case]
-    compare_op(lambda a: program(np, a), lambda a: program(tp, a), (x,), (tp.array(x),),
-               staged=True if size == "large" else ("reduce",))
+    compare_op(lambda a: program(np, a), lambda a: program(tp, a), (x,), (tp.array(x),))
 
 
 # A reduction's or scan's own errors: its fold overflows, or adds inf and -inf ("... in
@@ -1120,14 +1128,12 @@ OWN_REDUCTIONS = {
 @pytest.mark.parametrize("size", ["small", "large"])
 @pytest.mark.parametrize("case", list(OWN_REDUCTIONS))
 def test_reduction_own_errors(device, case, size):
-    """Reductions and scans are staged through the host on CUDA devices: they warn under the
-    CuPy rule too."""
+    """A reduction's or scan's own floating-point errors."""
     values, program = OWN_REDUCTIONS[case]
     x = np.array(values)
     if size == "large":
         x = np.tile(x, (4096,) + (1,) * (x.ndim - 1)) if x.ndim > 1 else tiled(x)
-    compare_op(lambda a: program(np, a), lambda a: program(tp, a), (x,), (tp.array(x),),
-               staged=("reduce", "accumulate"))
+    compare_op(lambda a: program(np, a), lambda a: program(tp, a), (x,), (tp.array(x),))
 
 
 def test_reduction_of_a_silenced_tree_stays_silent(device):

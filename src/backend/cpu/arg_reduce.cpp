@@ -20,19 +20,6 @@ constexpr int64_t kGrainElements = 32 << 10;
 
 using kernels::cmp_detail::has_nan;
 
-// Whether v displaces the current best (strictly: ties keep the earlier index).
-template <typename T, bool Max>
-bool beats(T v, T best) {
-  if (has_nan(best)) return false;
-  if (has_nan(v)) return true;
-  if constexpr (kernels::is_complex_type<T>::value) {
-    if (v.real() != best.real()) return Max ? v.real() > best.real() : v.real() < best.real();
-    return Max ? v.imag() > best.imag() : v.imag() < best.imag();
-  } else {
-    return Max ? v > best : v < best;
-  }
-}
-
 // The walk's operand 0 is the index array.
 struct ArgPlan : TreeWalk {
   int axis = -1;  // the reduced layout axis
@@ -46,7 +33,7 @@ struct Best {
   int64_t index = -1;
 
   void offer(T v, int64_t i) {
-    if (index < 0 || beats<T, Max>(v, value)) {
+    if (index < 0 || kernels::arg_beats<Max, T>(v, value)) {
       value = v;
       index = i;
     }
@@ -75,7 +62,7 @@ Best<T, Max> scan_row(const ArgPlan& plan, std::byte* const* ptrs, int64_t begin
     if (fold) {
       T extreme;
       fold(reinterpret_cast<const std::byte*>(v), m, reinterpret_cast<std::byte*>(&extreme));
-      if (best.index >= 0 && !beats<T, Max>(extreme, best.value)) continue;
+      if (best.index >= 0 && !kernels::arg_beats<Max, T>(extreme, best.value)) continue;
       const bool nan = has_nan(extreme);
       int64_t i = 0;
       while (nan ? !has_nan(v[i]) : v[i] != extreme) ++i;
@@ -158,7 +145,7 @@ void arg_outer(const ArgPlan& plan) {
         run_block(p, row, plan.inner_strides, off, m, memory, slot_ptr);
         const T* v = reinterpret_cast<const T*>(slot_ptr[p.roots[0]]);
         for (int64_t i = 0; i < m; ++i) {
-          if (r == 0 || beats<T, Max>(v[i], best[i])) {
+          if (r == 0 || kernels::arg_beats<Max, T>(v[i], best[i])) {
             best[i] = v[i];
             index[i] = r;
           }

@@ -58,28 +58,12 @@ void looped_scan(LoopFn loop, const std::byte* values, std::byte* out, int64_t n
   }
 }
 
-// NumPy's accumulate calls its multiply loop once per row with out[i-1] as an input: for
-// rows of three or more the operands overlap and NumPy falls back to its plain complex
-// product, each product and sum rounded; a row of two does not overlap and gets the
-// fused-multiply-add loop its elementwise multiply uses. Results match bit for bit only
-// by doing the same.
-struct AccumulateMultiply {
-  template <class T>
-  T operator()(T a, T b) const {
-    if constexpr (kernels::is_complex_type<T>::value) {
-      return kernels::arith_detail::cmul(a, b);
-    } else {
-      return kernels::Multiply{}(a, b);
-    }
-  }
-};
-
 template <class T>
 void accumulate_multiply_rows(const std::byte* const* in, std::byte* const* out, int64_t n) {
   const T* a = reinterpret_cast<const T*>(in[0]);
   const T* b = reinterpret_cast<const T*>(in[1]);
   T* o = reinterpret_cast<T*>(out[0]);
-  for (int64_t i = 0; i < n; ++i) o[i] = AccumulateMultiply{}(a[i], b[i]);
+  for (int64_t i = 0; i < n; ++i) o[i] = kernels::AccumulateMultiply{}(a[i], b[i]);
 }
 
 SerialScan serial_scan_for(Ufunc op, DType dtype, bool fused) {
@@ -87,7 +71,8 @@ SerialScan serial_scan_for(Ufunc op, DType dtype, bool fused) {
     using T = decltype(zero);
     if (op == Ufunc::Add && !std::is_same_v<T, bool>) return &typed_scan<kernels::Add, T>;
     if (op == Ufunc::Multiply && !std::is_same_v<T, bool>) {
-      return fused ? &typed_scan<kernels::Multiply, T> : &typed_scan<AccumulateMultiply, T>;
+      return fused ? &typed_scan<kernels::Multiply, T>
+                   : &typed_scan<kernels::AccumulateMultiply, T>;
     }
     return &looped_scan<sizeof(T)>;
   });

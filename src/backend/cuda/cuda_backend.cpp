@@ -10,6 +10,9 @@
 #include "backend/backend.h"
 #include "backend/cuda/driver_memory.h"
 #include "backend/cuda/expr_kernel.h"
+#include "backend/cuda/fill_kernel.h"
+#include "backend/cuda/fold_kernel.h"
+#include "backend/cuda/index_kernel.h"
 #include "backend/cuda/runtime.h"
 #include "backend/cuda/staging.h"
 #include "backend/fft_call.h"
@@ -37,6 +40,10 @@ class CudaBackend final : public Backend {
                   "copy");
       return;
     }
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_expr(device_, *expr::input(src, dst.dtype()), std::span(&dst, 1));
+      return;
+    }
     Staging s(device_);
     const Array host_src = s.host(src);
     cpu_backend().copy(host_src, s.output(dst));
@@ -49,9 +56,10 @@ class CudaBackend final : public Backend {
                   "asarray");
       return;
     }
-    Staging s(device_);
-    cpu_backend().upload(host, s.output(dst));
-    s.write_back(dst);
+    // Into a contiguous twin on the device, then scattered into dst's layout there.
+    const Array twin = Array::empty(dst.shape(), dst.dtype(), dst.device());
+    upload(host, twin);
+    copy(twin, dst);
   }
   void download(const Array& src, void* host) override {
     if (src.is_c_contiguous()) {
@@ -61,15 +69,25 @@ class CudaBackend final : public Backend {
       cuda::check(cuda::driver()->cuStreamSynchronize(stream()), "asnumpy");
       return;
     }
-    Staging s(device_);
-    cpu_backend().download(s.host(src), host);
+    // Gathered into a contiguous twin on the device first, so one transfer moves it all.
+    const Array twin = Array::empty(src.shape(), src.dtype(), src.device());
+    copy(src, twin);
+    download(twin, host);
   }
   void arange(const Array& dst, const Scalar& first, const Scalar& second) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_arange(device_, dst, first, second);
+      return;
+    }
     Staging s(device_);
     cpu_backend().arange(s.output(dst), first, second);
     s.write_back(dst);
   }
   void linspace(const Array& dst, const LinspaceSpec& spec) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_linspace(device_, dst, spec);
+      return;
+    }
     Staging s(device_);
     cpu_backend().linspace(s.output(dst), spec);
     s.write_back(dst);
@@ -117,17 +135,29 @@ class CudaBackend final : public Backend {
   }
   void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered,
               const Array& acc) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_reduce(device_, root, op, loop, ordered, acc);
+      return;
+    }
     Staging s(device_);
     cpu_backend().reduce(*s.host(root), op, loop, ordered, s.host(acc));
     s.write_back(acc);
   }
   void arg_reduce(const expr::Node& root, bool max, const Array& index) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_arg_reduce(device_, root, max, index);
+      return;
+    }
     Staging s(device_);
     const expr::NodePtr tree = s.host(root);
     cpu_backend().arg_reduce(*tree, max, s.output(index));
     s.write_back(index);
   }
   void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_scan(device_, root, op, loop, axis, out);
+      return;
+    }
     Staging s(device_);
     const expr::NodePtr tree = s.host(root);
     cpu_backend().scan(*tree, op, loop, axis, s.output(out));
@@ -152,6 +182,10 @@ class CudaBackend final : public Backend {
     s.write_back(out);
   }
   void gather(const Array& src, int npre, const Array& offsets, const Array& out) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_gather(device_, src, npre, offsets, out);
+      return;
+    }
     Staging s(device_);
     const Array host_src = s.host(src), host_offsets = s.host(offsets);
     cpu_backend().gather(host_src, npre, host_offsets, s.output(out));
@@ -160,6 +194,9 @@ class CudaBackend final : public Backend {
   std::optional<int64_t> gather_index(const Array& src, int npre, const Array& index,
                                       int64_t extent, int64_t stride,
                                       const Array& out) override {
+    if (cuda::generated_kernels_enabled()) {
+      return cuda::launch_gather_index(device_, src, npre, index, extent, stride, out);
+    }
     Staging s(device_);
     const Array host_src = s.host(src), host_index = s.host(index);
     auto bad = cpu_backend().gather_index(host_src, npre, host_index, extent, stride,
@@ -168,11 +205,19 @@ class CudaBackend final : public Backend {
     return bad;
   }
   void scatter(const Array& dst, int npre, const Array& offsets, const Array& values) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_scatter(device_, dst, npre, offsets, values);
+      return;
+    }
     Staging s(device_);
     cpu_backend().scatter(s.host(dst), npre, s.host(offsets), s.host(values));
     s.write_back(dst);
   }
   void compress(const Array& src, const Array& mask, const Array& out) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_compress(device_, src, mask, out);
+      return;
+    }
     Staging s(device_);
     const Array host_src = s.host(src), host_mask = s.host(mask);
     cpu_backend().compress(host_src, host_mask, s.output(out));
@@ -180,15 +225,24 @@ class CudaBackend final : public Backend {
   }
   void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,
                      Ufunc op, int loop) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_scatter_apply(device_, dst, npre, offsets, values, op, loop);
+      return;
+    }
     Staging s(device_);
     cpu_backend().scatter_apply(s.host(dst), npre, s.host(offsets), s.host(values), op, loop);
     s.write_back(dst);
   }
   int64_t count_true(const Array& mask) override {
+    if (cuda::generated_kernels_enabled()) return cuda::count_true(device_, mask);
     Staging s(device_);
     return cpu_backend().count_true(s.host(mask));
   }
   void flat_nonzero(const Array& mask, const Array& out) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_flat_nonzero(device_, mask, out);
+      return;
+    }
     Staging s(device_);
     const Array host_mask = s.host(mask);
     cpu_backend().flat_nonzero(host_mask, s.output(out));
@@ -271,6 +325,10 @@ class CudaBackend final : public Backend {
     write_back(s, {call.in, call.out});  // a complex-to-real call may overwrite its input
   }
   void random(const RandomCall& call) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_random(device_, call);
+      return;
+    }
     Staging s(device_);
     RandomCall host = call;
     host.a = s.host(call.a);

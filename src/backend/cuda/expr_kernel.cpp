@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -36,15 +37,15 @@ std::string toolkit_include() {
   return candidates.front();
 }
 
-// One module per rendered kernel, kept for the life of the process (docs/cuda.md says
+// One module per rendered program, kept for the life of the process (docs/cuda.md says
 // how many the suite makes, and the limit that would bound them).
-Module& module_for(const std::string& key, const expr::KernelPlan& plan, int axes) {
+Module& module_for(const std::string& key, const std::function<std::string()>& render) {
   static std::mutex mutex;
   static auto* modules = new std::map<std::string, std::unique_ptr<Module>>();  // never freed
   std::lock_guard lock(mutex);
   auto& slot = (*modules)[key];
   if (!slot) {
-    slot = std::make_unique<Module>(render_cuda(plan, axes), generated_kernel_options(),
+    slot = std::make_unique<Module>(render(), generated_kernel_options(),
                                     std::vector<std::string>{}, /*nvrtc_check=*/false);
   }
   return *slot;
@@ -64,15 +65,6 @@ std::string failure_report(const Module& module, const std::string& what) {
          saved + ":\n" + what;
 }
 
-int multiprocessors(int device) {
-  static std::mutex mutex;
-  static std::map<int, int> counts;
-  std::lock_guard lock(mutex);
-  auto [it, added] = counts.emplace(device, 0);
-  if (added) it->second = std::max(1, device_properties(device).multiprocessors);
-  return it->second;
-}
-
 std::atomic<bool>& generated_kernels() {
   static std::atomic<bool> enabled = [] {
     const char* v = std::getenv("TESSERA_CUDA_CODEGEN");
@@ -83,13 +75,36 @@ std::atomic<bool>& generated_kernels() {
 
 }  // namespace
 
+int multiprocessors(int device) {
+  static std::mutex mutex;
+  static std::map<int, int> counts;
+  std::lock_guard lock(mutex);
+  auto [it, added] = counts.emplace(device, 0);
+  if (added) it->second = std::max(1, device_properties(device).multiprocessors);
+  return it->second;
+}
+
+uintptr_t generated_function(const std::string& key, const std::function<std::string()>& render,
+                             const char* name, int device) {
+  Module& module = module_for(key, render);
+  try {
+    return module.function(name, device, "eval");
+  } catch (const CompileError& e) {
+    throw CompileError(failure_report(module, e.what()), e.log(), e.source());
+  } catch (const CudaRuntimeError& e) {
+    if (std::string(e.what()).find("CUDA_ERROR_INVALID_IMAGE") == std::string::npos) throw;
+    throw CudaRuntimeError(failure_report(module, e.what()));
+  }
+}
+
 bool generated_kernels_enabled() { return generated_kernels().load(); }
 void set_generated_kernels(bool enabled) { generated_kernels().store(enabled); }
 
 const std::vector<std::string>& generated_kernel_options() {
   static const std::vector<std::string> options = [] {
     const std::string include = toolkit_include();
-    return std::vector<std::string>{"-std=c++20", "--fmad=false", "-I" + include + "/cccl",
+    return std::vector<std::string>{"-std=c++20", "--fmad=false", "--device-int128",
+                                    "-I" + include + "/cccl",
                                     "-I" + include};
   }();
   return options;
@@ -100,16 +115,8 @@ void launch_expr(int device, const expr::Node& root, std::span<const Array> outs
   const expr::KernelPlan plan = expr::lower(root, outs);
   const KernelLayout layout = layout_of(plan);
   const std::string key = expr::plan_signature(plan) + "/" + std::to_string(layout.axes);
-  Module& module = module_for(key, plan, layout.axes);
-  uintptr_t function = 0;
-  try {
-    function = module.function(kExprKernelName, device, "eval");
-  } catch (const CompileError& e) {
-    throw CompileError(failure_report(module, e.what()), e.log(), e.source());
-  } catch (const CudaRuntimeError& e) {
-    if (std::string(e.what()).find("CUDA_ERROR_INVALID_IMAGE") == std::string::npos) throw;
-    throw CudaRuntimeError(failure_report(module, e.what()));
-  }
+  const uintptr_t function = generated_function(
+      key, [&] { return render_cuda(plan, layout.axes); }, kExprKernelName, device);
   std::vector<uint64_t> words = kernel_params(plan, layout);
   std::vector<void*> params = {words.data()};
   const int64_t n = outs.front().size();

@@ -4,6 +4,8 @@
 // compiler on the simulator, both through the kernel cache), and launched on the current
 // stream. The host does not wait for the kernel.
 
+#include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +28,16 @@ void launch_expr(int device, const expr::Node& root, std::span<const Array> outs
 // kernel's constants.
 void launch_loop(int device, Ufunc op, int loop, std::span<const void* const> in,
                  std::span<const bool> broadcast, void* out, int64_t n);
+
+// The kernel `name` of the generated program known as `key`, loaded on `device`. The
+// program is rendered (`render`) and compiled the first time its key is asked for, through
+// the kernel cache, and kept for the process. A program that fails to compile or load is
+// tessera's bug: the error names the file in the cache directory that keeps its source.
+uintptr_t generated_function(const std::string& key, const std::function<std::string()>& render,
+                             const char* name, int device);
+
+// The device's multiprocessors, asked once: launch shapes fill them.
+int multiprocessors(int device);
 
 // The options generated kernels compile with: the toolkit's headers (libcu++, cuda_fp16.h)
 // and no contraction of a * b + c into one rounding, which the CPU build does not do

@@ -1,67 +1,24 @@
 #include "backend/cuda/render_cuda.h"
 
 #include <algorithm>
-#include <bit>
-#include <complex>
 #include <cstdlib>
 
 #include "backend/cpu/strided_loop.h"
+#include "backend/cuda/render_values.h"
 #include "jit/kernel_text.h"
 
 namespace tessera::cuda {
 namespace {
 
+using detail::type_of;
+using detail::var;
+using detail::value_statements;
+using detail::word;
+using detail::WordMap;
 using expr::KernelPlan;
-using Value = KernelPlan::Value;
 
 // Strided walks of up to this many axes are written out axis by axis.
 constexpr int kUnrolledAxes = 4;
-
-// Where each part of a plan's parameter lies, in words, for a kernel walking `axes` axes.
-struct WordMap {
-  static constexpr int kCount = 0, kNdim = 1, kWide = 2, kShape = 3;
-  int operands;                // each: address, dtype, then `axes` strides
-  std::vector<int> constants;  // each one word, complex ones two
-  int dots;                    // each two steps
-  int total;
-
-  WordMap(const KernelPlan& plan, int axes) : axes_(axes) {
-    operands = kShape + axes;
-    dots = operands + static_cast<int>(plan.operands.size()) * (2 + axes);
-    for (const Scalar& c : plan.constants) {
-      constants.push_back(dots);
-      dots += is_complex(c.dtype()) ? 2 : 1;
-    }
-    total = dots + 2 * static_cast<int>(plan.dot_steps.size());
-  }
-  int address(int k) const { return operands + k * (2 + axes_); }
-  int dtype(int k) const { return address(k) + 1; }
-  int stride(int k, int d) const { return address(k) + 2 + d; }
-
- private:
-  int axes_;
-};
-
-std::string type_of(DType d) { return std::string(jit::element_type(d)); }
-std::string var(int v) { return "v" + std::to_string(v); }
-std::string word(int w) { return "p.w[" + std::to_string(w) + "]"; }
-
-// A constant's value read from its word(s) as its dtype; NVRTC's __half converts from float.
-std::string constant_expr(DType d, int w) {
-  switch (d) {
-    case DType::Bool: return "(" + word(w) + ".i != 0)";
-    case DType::UInt64: return word(w) + ".u";
-    case DType::Float16: return "tessera::kernels::half(static_cast<float>(" + word(w) + ".f))";
-    case DType::Float32: return "static_cast<float>(" + word(w) + ".f)";
-    case DType::Float64: return word(w) + ".f";
-    case DType::Complex64:
-      return "tessera::kernels::complex64(static_cast<float>(" + word(w) +
-             ".f), static_cast<float>(" + word(w + 1) + ".f))";
-    case DType::Complex128:
-      return "tessera::kernels::complex128(" + word(w) + ".f, " + word(w + 1) + ".f)";
-    default: return "static_cast<" + type_of(d) + ">(" + word(w) + ".i)";
-  }
-}
 
 class Renderer {
  public:
@@ -76,7 +33,7 @@ class Renderer {
     // The values of one element, its operands at `at`.
     s += "__device__ __forceinline__ void " + name_ + "_element(const " + params +
          "& p, char* const* at) {\n";
-    for (size_t v = 0; v < plan_.values.size(); ++v) s += statement(static_cast<int>(v));
+    s += value_statements(plan_, words_);
     for (int j = 0; j < plan_.outputs; ++j) {
       s += "  *reinterpret_cast<" + type_of(plan_.operands[j].dtype()) + "*>(at[" +
            std::to_string(j) + "]) = " + var(plan_.roots[j]) + ";\n";
@@ -139,53 +96,6 @@ class Renderer {
     }
     s += "      " + name_ + "_element(p, at);\n    }\n";
     return s;
-  }
-
-  std::string load(int k, DType as) const {
-    if (!expr::read_only_converted(plan_, k) && plan_.operands[k].dtype() == as) {
-      return "*reinterpret_cast<const " + type_of(as) + "*>(at[" + std::to_string(k) + "])";
-    }
-    return "tessera::kernels::load_as<" + type_of(as) + ">(at[" + std::to_string(k) + "], " +
-           word(words_.dtype(k)) + ".i)";
-  }
-
-  std::string statement(int v) const {
-    const Value& val = plan_.values[v];
-    const std::string T = type_of(val.dtype);
-    const std::string decl = "  const " + T + " " + var(v) + " = ";
-    switch (val.kind) {
-      case Value::Kind::Constant:
-        return decl + constant_expr(val.dtype, words_.constants[val.constant]) + ";\n";
-      case Value::Kind::Load: return decl + load(val.operand, val.dtype) + ";\n";
-      case Value::Kind::Cast:
-        return decl + "tessera::kernels::cast_value<" + T + ">(" + var(val.args[0]) + ");\n";
-      case Value::Kind::Call: {
-        std::string call = jit::functor_name(val.op) + "{}(";
-        for (int k = 0; k < val.nargs; ++k) call += (k ? ", " : "") + var(val.args[k]);
-        call += ")";
-        if (ufunc_info(val.op).nout == 2) return "  const auto " + var(v) + " = " + call + ";\n";
-        return decl + "static_cast<" + T + ">(" + call + ");\n";
-      }
-      case Value::Kind::Pick:
-        return decl + "static_cast<" + T + ">(" + var(val.args[0]) +
-               (val.output == 0 ? ".first" : ".second") + ");\n";
-      case Value::Kind::Dot: {
-        // As the CPU's product rows: the first product, then one fused multiply-add per term.
-        const int steps = words_.dots + 2 * val.dot;
-        const std::string x = "at[" + std::to_string(val.operand) + "]";
-        const std::string y = "at[" + std::to_string(val.operand + 1) + "]";
-        const auto element = [&](const std::string& base, int w) {
-          return "*reinterpret_cast<const " + T + "*>(" + base + " + t * " + word(w) + ".i)";
-        };
-        std::string s = "  " + T + " " + var(v) + " = *reinterpret_cast<const " + T + "*>(" +
-                        x + ") * *reinterpret_cast<const " + T + "*>(" + y + ");\n";
-        s += "  for (int t = 1; t < " + std::to_string(val.dot_terms) + "; ++t) " + var(v) +
-             " = std::fma(" + element(x, steps) + ", " + element(y, steps + 1) + ", " + var(v) +
-             ");\n";
-        return s;
-      }
-    }
-    return "";
   }
 
   const KernelPlan& plan_;
@@ -258,46 +168,8 @@ std::string render_cuda(const KernelPlan& plan, int axes) {
 }
 
 std::vector<uint64_t> kernel_params(const KernelPlan& plan, const KernelLayout& layout) {
-  const WordMap words(plan, layout.axes);
-  std::vector<uint64_t> w(words.total, 0);
-  int64_t n = 1;
-  for (const int64_t e : layout.shape) n *= e;
-  w[WordMap::kCount] = static_cast<uint64_t>(n);
-  w[WordMap::kNdim] = static_cast<uint64_t>(layout.ndim);
-  w[WordMap::kWide] = layout.wide_index ? 1 : 0;
-  for (int d = 0; d < layout.ndim; ++d) w[WordMap::kShape + d] = static_cast<uint64_t>(layout.shape[d]);
-  for (size_t k = 0; k < plan.operands.size(); ++k) {
-    const int op = static_cast<int>(k);
-    w[words.address(op)] = reinterpret_cast<uint64_t>(plan.operands[k].data());
-    w[words.dtype(op)] = static_cast<uint64_t>(plan.operands[k].dtype());
-    for (int d = 0; d < layout.ndim; ++d) {
-      w[words.stride(op, d)] = static_cast<uint64_t>(layout.strides[k][d]);
-    }
-  }
-  for (size_t i = 0; i < plan.constants.size(); ++i) {
-    const Scalar& c = plan.constants[i];
-    const int at = words.constants[i];
-    switch (c.dtype()) {
-      case DType::UInt64: w[at] = c.get<uint64_t>(); break;
-      case DType::Float16:
-      case DType::Float32:
-      case DType::Float64: w[at] = std::bit_cast<uint64_t>(c.to_double()); break;
-      case DType::Complex64:
-      case DType::Complex128: {
-        const std::complex<double> z = c.to_complex();
-        w[at] = std::bit_cast<uint64_t>(z.real());
-        w[at + 1] = std::bit_cast<uint64_t>(z.imag());
-        break;
-      }
-      default: w[at] = static_cast<uint64_t>(c.to_int64()); break;
-    }
-  }
-  int at = words.dots;
-  for (const auto& steps : plan.dot_steps) {
-    w[at++] = static_cast<uint64_t>(steps[0]);
-    w[at++] = static_cast<uint64_t>(steps[1]);
-  }
-  return w;
+  return detail::plan_words(plan, WordMap(plan, layout.axes), layout.shape, layout.strides,
+                            layout.wide_index);
 }
 
 }  // namespace tessera::cuda

@@ -1,0 +1,265 @@
+#pragma once
+// Folds on a CUDA device: the reductions, arg-reductions and scans of generated kernels
+// (backend/cuda/render_fold.h). This file is device code compiled only as text, after the
+// functors and the kernel support (render_cuda_prologue), by NVRTC or by the simulator.
+//
+// A fold walks its plan's operands over axes split in two: the kept axes (first; each of
+// their elements is one output) and the walked axes (each output's values). Output o and
+// walked index j locate every operand; operand 0 is where results go. A rendered kernel
+// supplies a Traits type with the plan's details:
+//   Params                   the kernel's parameter (TsWord w[...], render_cuda.h)
+//   Fold                     what one thread accumulates (SumFold, ArgFold)
+//   kOperands, kAxes         operands, and the axes each operand has words for
+//   kOperandWords            the word of operand 0's address (then dtype, kAxes strides)
+//   kKept, kOutputs, kWalked, kChunks, kPartials: the words of the fold's own parameters
+//   value(p, at)             the tree's value with operands at addresses `at`
+//   finish(p, base, folded)  stores a whole output's fold into operand 0 at `base`
+//                            (SumFold's through Fold::finish(start, folded))
+//   combine(acc, v)          (ordered folds and scans) the op's next step
+
+namespace tessera::device {
+
+constexpr int kNdimWord = 1, kShapeWord = 3;
+
+template <class Traits>
+__device__ __forceinline__ long long stride_of(const typename Traits::Params& p, int k, int d) {
+  return p.w[Traits::kOperandWords + k * (2 + Traits::kAxes) + 2 + d].i;
+}
+
+// Every operand's address at output o: the kept axes' coordinates times their strides.
+template <class Traits, class I>
+__device__ __forceinline__ void output_addresses(const typename Traits::Params& p, I o,
+                                                 char** at) {
+  for (int k = 0; k < Traits::kOperands; ++k) {
+    at[k] = p.w[Traits::kOperandWords + k * (2 + Traits::kAxes)].a;
+  }
+  for (int d = static_cast<int>(p.w[Traits::kKept].i) - 1; d >= 0; --d) {
+    const I extent = static_cast<I>(p.w[kShapeWord + d].i);
+    const I c = o % extent;
+    o /= extent;
+    for (int k = 0; k < Traits::kOperands; ++k) {
+      at[k] += c * static_cast<I>(stride_of<Traits>(p, k, d));
+    }
+  }
+}
+
+// Every operand's address at walked index j of the output at `base`. One walked axis (the
+// common case, merged where the strides allow) is one multiply per operand.
+template <class Traits, class I>
+__device__ __forceinline__ void walked_addresses(const typename Traits::Params& p, I j,
+                                                 char* const* base, char** at) {
+  const int kept = static_cast<int>(p.w[Traits::kKept].i);
+  const int ndim = static_cast<int>(p.w[kNdimWord].i);
+  if (ndim - kept == 1) {
+    for (int k = 0; k < Traits::kOperands; ++k) {
+      at[k] = base[k] + j * static_cast<I>(stride_of<Traits>(p, k, kept));
+    }
+    return;
+  }
+  for (int k = 0; k < Traits::kOperands; ++k) at[k] = base[k];
+  for (int d = ndim - 1; d >= kept; --d) {
+    const I extent = static_cast<I>(p.w[kShapeWord + d].i);
+    const I c = j % extent;
+    j /= extent;
+    for (int k = 0; k < Traits::kOperands; ++k) {
+      at[k] += c * static_cast<I>(stride_of<Traits>(p, k, d));
+    }
+  }
+}
+
+// A thread's or a block's fold of some of one output's values, as it travels between
+// threads (shared memory) and between the blocks of a split walk (the partials buffer,
+// kFoldedBytes per slot: the launcher allocates it without knowing T).
+template <class T>
+struct Folded {
+  T value;
+  long long index;  // ArgFold: where `value` lies along the walked axis
+  int any;          // whether any value was folded
+};
+constexpr int kFoldedBytes = 32;
+
+// A reorderable op's fold (sum, prod, max, logical_or, ...). Values go into `run` 32 at a
+// time and runs into `total`, a two-level cascade: a sum's rounding error grows with about
+// 32 + n / 32 terms rather than n (the block's tree adds log2 of the threads, the partials
+// of a split walk their count). Combine is the op's loop as a functor.
+//
+// Values combine in index order (earlier op later) wherever the fold keeps one: NumPy's
+// reductions give the maximum of -0.0 and 0.0 as its elementwise maximum does (the later).
+template <class T, class Combine>
+struct SumFold {
+  using Value = T;
+  T total{}, run{};
+  int in_run = 0;
+  bool any = false;
+
+  __device__ __forceinline__ void add(T v, long long) {
+    run = in_run ? Combine{}(run, v) : v;
+    if (++in_run == 32) flush();
+  }
+  __device__ __forceinline__ void flush() {
+    if (in_run == 0) return;
+    total = any ? Combine{}(total, run) : run;
+    any = true;
+    in_run = 0;
+  }
+  __device__ __forceinline__ Folded<T> folded() {
+    flush();
+    return Folded<T>{total, 0, any ? 1 : 0};
+  }
+  // b's values come after a's.
+  __device__ static void merge(Folded<T>& a, const Folded<T>& b) {
+    if (!b.any) return;
+    a.value = a.any ? Combine{}(a.value, b.value) : b.value;
+    a.any = 1;
+  }
+  // The output's starting value comes first.
+  __device__ static T finish(T start, T folded) { return Combine{}(start, folded); }
+};
+
+// argmax (Max) or argmin: the best value and its index (kernels::arg_beats's order). A
+// thread sees its indices in increasing order, so a tie keeps its first; between threads
+// and blocks a tie goes to the lower index.
+template <class T, bool Max>
+struct ArgFold {
+  using Value = T;
+  T best{};
+  long long index = -1;
+
+  __device__ __forceinline__ void add(T v, long long j) {
+    if (index < 0 || tessera::kernels::arg_beats<Max>(v, best)) {
+      best = v;
+      index = j;
+    }
+  }
+  __device__ __forceinline__ Folded<T> folded() const {
+    return Folded<T>{best, index, index >= 0 ? 1 : 0};
+  }
+  __device__ static void merge(Folded<T>& a, const Folded<T>& b) {
+    if (!b.any) return;
+    const bool take = !a.any || tessera::kernels::arg_beats<Max>(b.value, a.value) ||
+                      (!tessera::kernels::arg_beats<Max>(a.value, b.value) && b.index < a.index);
+    if (take) a = b;
+  }
+};
+
+// A reorderable fold. Block (x, y) threads: x across outputs, y (a power of two) across one
+// output's walked values, which blockIdx.y splits into gridDim.y chunks. Each thread folds
+// its values, the block's y threads merge theirs in shared memory (a tree), and the result
+// is finished into operand 0, or, when the walk is split, stored as the chunk's partial
+// for fold_partials. `shared` holds blockDim.x * blockDim.y Folded values.
+template <class Traits, class I>
+__device__ void fold_block(const typename Traits::Params& p, unsigned char* shared) {
+  using Fold = typename Traits::Fold;
+  using F = Folded<typename Fold::Value>;
+  static_assert(sizeof(F) <= kFoldedBytes, "a fold's partial outgrows its slot");
+  F* slots = reinterpret_cast<F*>(shared);
+  const I outputs = static_cast<I>(p.w[Traits::kOutputs].i);
+  const long long walked = p.w[Traits::kWalked].i;
+  const long long chunks = gridDim.y, chunk = blockIdx.y;
+  const I begin = static_cast<I>(walked * chunk / chunks);
+  const I end = static_cast<I>(walked * (chunk + 1) / chunks);
+  const unsigned slot = threadIdx.y * blockDim.x + threadIdx.x;
+  const I stride = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
+  for (I first = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x); first < outputs;
+       first += stride) {
+    const I o = first + static_cast<I>(threadIdx.x);
+    char* base[Traits::kOperands];
+    Fold fold;
+    if (o < outputs) {
+      output_addresses<Traits>(p, o, base);
+      for (I j = begin + static_cast<I>(threadIdx.y); j < end; j += static_cast<I>(blockDim.y)) {
+        char* at[Traits::kOperands];
+        walked_addresses<Traits>(p, j, base, at);
+        fold.add(Traits::value(p, at), j);
+      }
+    }
+    slots[slot] = fold.folded();
+    __syncthreads();
+    // Neighbours merge, then pairs of them, ...: when each thread holds at most one value,
+    // the values merge in index order.
+    for (unsigned step = 1; step < blockDim.y; step *= 2) {
+      if (threadIdx.y % (2 * step) == 0) {
+        Fold::merge(slots[slot], slots[slot + step * blockDim.x]);
+      }
+      __syncthreads();
+    }
+    if (threadIdx.y == 0 && o < outputs) {
+      if (chunks > 1) {
+        reinterpret_cast<F*>(p.w[Traits::kPartials].a)[chunk * outputs + o] = slots[slot];
+      } else if (slots[slot].any) {
+        Traits::finish(p, base, slots[slot]);
+      }
+    }
+    __syncthreads();  // the slots are reused by the next outputs
+  }
+}
+
+// The chunks' partials of each output (every chunk holds at least one value) merged in
+// chunk order and finished: the second launch of a split walk.
+template <class Traits, class I>
+__device__ void fold_partials(const typename Traits::Params& p) {
+  using F = Folded<typename Traits::Fold::Value>;
+  const F* partials = reinterpret_cast<const F*>(p.w[Traits::kPartials].a);
+  const I outputs = static_cast<I>(p.w[Traits::kOutputs].i);
+  const I chunks = static_cast<I>(p.w[Traits::kChunks].i);
+  const I stride = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
+  for (I o = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) +
+             static_cast<I>(threadIdx.x);
+       o < outputs; o += stride) {
+    F folded = partials[o];
+    for (I c = 1; c < chunks; ++c) Traits::Fold::merge(folded, partials[c * outputs + o]);
+    char* base[Traits::kOperands];
+    output_addresses<Traits>(p, o, base);
+    Traits::finish(p, base, folded);
+  }
+}
+
+// An op combined strictly in index order (subtract, divide, ldexp ...), from the value
+// operand 0 holds: one thread per output, as the CPU folds it.
+template <class Traits, class I>
+__device__ void fold_ordered(const typename Traits::Params& p) {
+  using Acc = typename Traits::Acc;
+  const I outputs = static_cast<I>(p.w[Traits::kOutputs].i);
+  const I walked = static_cast<I>(p.w[Traits::kWalked].i);
+  const I stride = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
+  for (I o = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) +
+             static_cast<I>(threadIdx.x);
+       o < outputs; o += stride) {
+    char* base[Traits::kOperands];
+    output_addresses<Traits>(p, o, base);
+    Acc acc = *reinterpret_cast<const Acc*>(base[0]);
+    for (I j = 0; j < walked; ++j) {
+      char* at[Traits::kOperands];
+      walked_addresses<Traits>(p, j, base, at);
+      acc = Traits::combine(acc, Traits::value(p, at));
+    }
+    *reinterpret_cast<Acc*>(base[0]) = acc;
+  }
+}
+
+// The inclusive scan along the one walked axis, strictly in order: one thread per line,
+// each value stored into operand 0 as it is formed (after its input is read, so an output
+// that is its input's very view is scanned in place).
+template <class Traits, class I>
+__device__ void scan_lines(const typename Traits::Params& p) {
+  using Acc = typename Traits::Acc;
+  const I outputs = static_cast<I>(p.w[Traits::kOutputs].i);
+  const I walked = static_cast<I>(p.w[Traits::kWalked].i);
+  const I stride = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
+  for (I o = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) +
+             static_cast<I>(threadIdx.x);
+       o < outputs; o += stride) {
+    char* base[Traits::kOperands];
+    output_addresses<Traits>(p, o, base);
+    Acc run{};
+    for (I j = 0; j < walked; ++j) {
+      char* at[Traits::kOperands];
+      walked_addresses<Traits>(p, j, base, at);
+      const Acc v = static_cast<Acc>(Traits::value(p, at));
+      run = j == 0 ? v : Traits::combine(run, v);
+      *reinterpret_cast<Acc*>(at[0]) = run;
+    }
+  }
+}
+
+}  // namespace tessera::device
