@@ -23,7 +23,8 @@ tessera_embed_text(tessera_core STRIP_ALL
 
 # The CUDA renderers' own device code (src/backend/cuda/device/): the folds that generated
 # reduction, arg-reduction and scan kernels instantiate (backend/cuda/render_fold.h), and
-# the fills (backend/cuda/fill_kernel.h) and the indexing kernels (index_kernel.h).
+# the fills (backend/cuda/fill_kernel.h), the indexing kernels (index_kernel.h) and the
+# sorts (sort_kernel.h).
 tessera_embed_text(tessera_core STRIP_ALL
   OUTPUT cuda_device_text.cpp
   HEADER backend/cuda/device_text.h
@@ -32,4 +33,5 @@ tessera_embed_text(tessera_core STRIP_ALL
   FILES
     backend/cuda/device/fold.cuh
     backend/cuda/device/fill.cuh
-    backend/cuda/device/index.cuh)
+    backend/cuda/device/index.cuh
+    backend/cuda/device/sort.cuh)

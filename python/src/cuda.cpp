@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/driver.h"
 #include "backend/cuda/driver_memory.h"
 #include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/nvrtc.h"
@@ -107,6 +108,8 @@ void bind_cuda(nb::module_& parent) {
   nb::module_ m = parent.def_submodule("_cuda", "CUDA devices (see tessera.cuda).");
   m.def("is_available", &cuda::is_available);
   m.def("is_simulated", &cuda::is_simulated);
+  m.def("simulated_host_waits", &cuda::simulated_host_waits,
+        "How many times the host has waited for the simulator's devices (tests count them).");
   m.def("device_count", &cuda::device_count);
   m.def("check_device", [](int device) { cuda::activate(device, "Device"); },
         "CUDARuntimeError unless CUDA device `device` exists.");

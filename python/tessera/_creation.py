@@ -37,7 +37,10 @@ def _host_array(obj, dtype, order, api):
 
 
 def _from_tessera(a, dtype, order, device, copy, api):
-    dev = _device_of(device, a.device)
+    # An array on another CUDA device than the current one goes to the current one, as
+    # CuPy's asarray moves it ("move the array to GPU 1").
+    here = _core._current_device()
+    dev = _device_of(device, here if a.device.kind == here.kind == "cuda" else a.device)
     needs_move = dev != a.device
     if needs_move and copy is False:
         raise ValueError(f"[{api}] Unable to avoid copy while moving an array from {a.device} to {dev}")

@@ -40,6 +40,10 @@ class Backend {
 
   // dst[...] = cast(src[...]); equal shapes, both on this device, no overlap.
   virtual void copy(const Array& src, const Array& dst) = 0;
+  // dst (C-contiguous, on this device) = src (C-contiguous, of dst's shape and dtype) on
+  // another device of this kind, device to device: after the work queued for src, and
+  // before later work on src's device may reuse its memory.
+  virtual void copy_from_peer(const Array& src, const Array& dst) = 0;
   // Host memory (C-contiguous, dst's dtype) to dst, and src to host memory.
   virtual void upload(const void* host, const Array& dst) = 0;
   virtual void download(const Array& src, void* host) = 0;

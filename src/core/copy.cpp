@@ -37,11 +37,15 @@ Array transfer(const Array& src, Device to) {
     in_memory_order = dense.transpose(axes);
     if (!in_memory_order.is_c_contiguous()) in_memory_order = in_memory_order.copy(Order::C);
   }
-  // Uninitialized staging: every byte is written by the download.
-  std::unique_ptr<std::byte[]> staging(new std::byte[static_cast<size_t>(src.nbytes())]);
-  backend_for(src.device()).download(in_memory_order, staging.get());
   Array out = Array::empty(in_memory_order.shape(), src.dtype(), to);
-  backend_for(to).upload(staging.get(), out);
+  if (src.device().kind == to.kind) {
+    backend_for(to).copy_from_peer(in_memory_order, out);  // device to device
+  } else {
+    // Uninitialized staging: every byte is written by the download.
+    std::unique_ptr<std::byte[]> staging(new std::byte[static_cast<size_t>(src.nbytes())]);
+    backend_for(src.device()).download(in_memory_order, staging.get());
+    backend_for(to).upload(staging.get(), out);
+  }
   // A C- or Fortran-ordered source keeps its strides exactly: on a length-1 axis the view
   // below would have a C stride where NumPy's order='F' arrays have the Fortran one.
   for (Order order : {Order::C, Order::F}) {
@@ -59,6 +63,13 @@ Array transfer(const Array& src, Device to) {
 Array Array::copy(Order order) const { return astype(dtype_, order); }
 
 Array Array::astype(DType dtype, Order order) const {
+  // A copy goes to the current device when that is another CUDA device than the array's,
+  // as CuPy's copy() and astype() do.
+  const Device here = current_device();
+  if (!device().is_cpu() && !here.is_cpu() && here != device()) {
+    Array moved = transfer(*this, here);  // keeps the layout: order K
+    return dtype == dtype_ && order == Order::K ? moved : moved.astype(dtype, order);
+  }
   Array out = empty_like(*this, dtype, order);
   backend_for(device()).copy(*this, out);
   report_fp_events();  // a conversion's invalid values, overflows and underflows

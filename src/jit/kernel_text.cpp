@@ -49,6 +49,20 @@ const std::string& kernel_functors_text() {
   return text;
 }
 
+const std::vector<std::pair<std::string, std::string>>& kernel_functors_headers() {
+  static const auto headers = [] {
+    std::string main(kPreamble);
+    std::vector<std::pair<std::string, std::string>> files;
+    for (size_t i = 0; i < kKernelFilesCount; ++i) {
+      main += "#include \"" + std::string(kKernelFiles[i].path) + "\"\n";
+      files.emplace_back(kKernelFiles[i].path, kKernelFiles[i].text);
+    }
+    files.emplace(files.begin(), kFunctorsHeader, std::move(main));
+    return files;
+  }();
+  return headers;
+}
+
 std::string_view element_type(DType dtype) {
   static constexpr std::array<std::string_view, kNumDTypes> kNames = {
       "bool",     "int8_t",   "int16_t",  "int32_t",

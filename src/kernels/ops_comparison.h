@@ -114,6 +114,27 @@ TS_HD bool has_nan(T v) {
 
 }  // namespace cmp_detail
 
+// NumPy's sort order (sort, argsort, searchsorted): real numbers ascending, NaN last;
+// complex by real part then imaginary part, with the NaN cases ordered
+// [R + Rj, R + nanj, nan + Rj, nan + nanj]. The CPU's sorts and the CUDA device's
+// (backend/cuda/device/sort.cuh) both compare with it.
+template <class T>
+TS_HD bool sort_less(T a, T b) {
+  using namespace cmp_detail;
+  if constexpr (is_cplx_v<T>) {
+    const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    if (ar < br) return ai == ai || bi != bi;
+    if (ar > br) return bi != bi && ai == ai;
+    if (ar == br || (ar != ar && br != br)) return ai < bi || (bi != bi && ai == ai);
+    return br != br;
+  } else if constexpr (std::is_integral_v<T>) {
+    return a < b;
+  } else {
+    const calc_t<T> x = calc_t<T>(a), y = calc_t<T>(b);
+    return x < y || (y != y && x == x);
+  }
+}
+
 // argmax's (Max) and argmin's order: whether v displaces the best value so far. Strictly,
 // so that of equal values the first index stays; the first NaN beats every number and is
 // never displaced; complex values compare lexicographically. The CPU's arg_reduce and the

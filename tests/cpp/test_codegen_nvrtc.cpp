@@ -17,6 +17,7 @@
 #include "backend/cuda/ptxas.h"
 #include "backend/cuda/render_cuda.h"
 #include "backend/cuda/render_fold.h"
+#include "backend/cuda/sort_kernel.h"
 #include "expr/kernel_plan.h"
 
 namespace tessera {
@@ -221,6 +222,14 @@ TEST_F(CodegenNvrtc, IndexingCompilesAndAssembles) {
                                         DType::Float32), "at");
   expect_compiles(cuda::render_apply_at(Ufunc::Add, loop_of(Ufunc::Add, DType::Float64),
                                         DType::Float16), "at");
+}
+
+// The sort kernels (device/sort.cuh) for every dtype.
+TEST_F(CodegenNvrtc, SortsCompileAndAssemble) {
+  for (int d = 0; d < kNumDTypes; ++d) {
+    const DType dtype = static_cast<DType>(d);
+    expect_compiles(cuda::render_sort(dtype), "sort-" + std::string(dtype_name(dtype)));
+  }
 }
 
 // Every fill (device/fill.cuh) for every dtype it takes: arange for all, linspace for the

@@ -227,3 +227,93 @@ def test_masks_and_nonzero_over_chunks(n):
     assert on_cuda(tp.count_nonzero, mask) == np.count_nonzero(mask)
     c = (x + 1j * x).astype(np.complex128)
     np.testing.assert_array_equal(on_cuda(lambda t, m: t[m], c, mask), c[mask])
+
+
+# --------------------------------------------------------------------------------------------
+# sorting
+
+
+@pytest.mark.parametrize("shape", [(1,), (7,), (1000,), (3, 333), (4, 5, 129)], ids=str)
+@pytest.mark.parametrize("dtype", ["int8", "uint32", "int64", "float16", "float32", "float64",
+                                   "complex64", "bool"])
+def test_sort_and_argsort(shape, dtype):
+    x = (rng().integers(-20, 20, size=shape) / 3).astype(dtype)
+    if dtype[0] in "fc" and x.size > 3:
+        x.flat[::5] = np.nan
+    if dtype.startswith("complex"):
+        x = x + 1j * (rng().integers(-2, 2, size=shape)).astype(dtype)
+    got = on_cuda(lambda t: tp.sort(t, axis=-1), x)
+    np.testing.assert_array_equal(got, np.sort(x, axis=-1))
+    # Stable: of equal keys the first index comes first, as NumPy's stable sort.
+    np.testing.assert_array_equal(on_cuda(lambda t: tp.argsort(t, axis=-1, kind="stable"), x),
+                                  np.argsort(x, axis=-1, kind="stable"))
+    np.testing.assert_array_equal(on_cuda(lambda t: tp.sort(t, axis=0), x), np.sort(x, axis=0))
+
+
+def test_sort_in_place_of_a_strided_view_and_searchsorted():
+    x = rng().standard_normal((6, 10))
+
+    def sort_view(t):
+        t[:, ::2].sort()
+        return t
+
+    np.testing.assert_array_equal(on_cuda(sort_view, x), sort_view(x.copy()))
+    a = np.sort(rng().integers(0, 50, size=300)).astype(np.float64)
+    a[-3:] = np.nan
+    v = np.array([-1.0, 0.0, 7.0, 7.5, 49.0, 60.0, np.nan])
+    for side in ("left", "right"):
+        np.testing.assert_array_equal(on_cuda(lambda s, t: tp.searchsorted(s, t, side=side), a, v),
+                                      np.searchsorted(a, v, side=side))
+
+
+# --------------------------------------------------------------------------------------------
+# several devices
+
+
+@pytest.fixture
+def two_devices():
+    if tp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two CUDA devices (the suite's simulator run has two)")
+
+
+def test_arrays_follow_the_current_device(two_devices):
+    """asarray, array, copy() and astype of an array on device 0 under `with Device(1)` give
+    an array on device 1 (CuPy's "move the array to GPU 1"), copied device to device."""
+    host = np.arange(24.0).reshape(4, 6)[:, ::-2]
+    with tp.cuda.Device(0):
+        x = tp.asarray(host)
+        x = x + 0  # work queued on device 0 before the copies
+    with tp.cuda.Device(1):
+        for y, dtype in ((tp.asarray(x), host.dtype), (tp.array(x), host.dtype),
+                         (x.copy(), host.dtype), (x.astype(np.float32), np.float32)):
+            assert str(y.device) == "cuda:1"
+            np.testing.assert_array_equal(tp.asnumpy(y), host.astype(dtype))
+        assert str(tp.asarray(x, device="cuda:0").device) == "cuda:0"
+        y = tp.asarray(x)
+    with pytest.raises(ValueError) as error:
+        x + y
+    assert "cuda:0" in str(error.value) and "cuda:1" in str(error.value)
+
+
+# --------------------------------------------------------------------------------------------
+# asynchrony
+
+
+def test_a_chain_of_kernels_makes_the_host_wait_only_for_its_result():
+    """Elementwise trees, casts, reductions, argmax, scans, a sort, fills and random numbers
+    are queued on the stream: the host waits for none of them (the simulator counts every
+    stream, event and context synchronization), only to read the result. An index array's
+    bounds check and matrix products (still staged through the host) wait: docs/cuda.md,
+    "Where the host waits"."""
+    waits = tp._core._cuda.simulated_host_waits
+    with tp.cuda.Device(0):
+        x = tp.asarray(rng().standard_normal((64, 50)))
+        before = waits()
+        y = tp.sin(x) ** 2 + tp.cos(x) ** 2 * 0.5
+        s = y.astype(np.float32).sum(axis=0) + y.max(axis=1)[:50]
+        t = tp.cumsum(s) + tp.sort(s)[::2].sum() + tp.argmax(y, axis=0) + tp.arange(50)
+        t = t + tp.random.default_rng(1).random(50) + tp.linspace(0, 1, 50)
+        assert waits() == before, "the host waited for queued work"
+        result = tp.asnumpy(t)
+        assert waits() > before
+    assert result.shape == (50,)

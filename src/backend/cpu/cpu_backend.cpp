@@ -27,6 +27,8 @@ class CpuBackend final : public Backend {
   CpuBackend() : allocator_(cpu_cache_limit()) {}
   Allocator& allocator() override { return allocator_; }
   void copy(const Array& src, const Array& dst) override { cpu::strided_copy(src, dst); }
+  // One CPU device: never a peer of another; both live in host memory all the same.
+  void copy_from_peer(const Array& src, const Array& dst) override { upload(src.data(), dst); }
   void upload(const void* host, const Array& dst) override {
     cpu::strided_copy(host_view(host, dst), dst);
   }

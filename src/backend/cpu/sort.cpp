@@ -38,21 +38,10 @@ const hwy::Sorter& sorter() {
 
 using kernels::cmp_detail::has_nan;
 
-// NumPy's sort order: real numbers ascending, NaN last; complex by real part then
-// imaginary part, with the NaN cases ordered [R + Rj, R + nanj, nan + Rj, nan + nanj].
+// NumPy's sort order (kernels/ops_comparison.h).
 template <typename T>
 bool less(T a, T b) {
-  if constexpr (kernels::is_complex_type<T>::value) {
-    const auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
-    if (ar < br) return ai == ai || bi != bi;
-    if (ar > br) return bi != bi && ai == ai;
-    if (ar == br || (ar != ar && br != br)) return ai < bi || (bi != bi && ai == ai);
-    return br != br;
-  } else if constexpr (std::is_integral_v<T>) {
-    return a < b;
-  } else {
-    return a < b || (b != b && a == a);
-  }
+  return kernels::sort_less(a, b);
 }
 
 template <typename T>

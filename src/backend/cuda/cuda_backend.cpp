@@ -13,12 +13,14 @@
 #include "backend/cuda/fill_kernel.h"
 #include "backend/cuda/fold_kernel.h"
 #include "backend/cuda/index_kernel.h"
+#include "backend/cuda/sort_kernel.h"
 #include "backend/cuda/runtime.h"
 #include "backend/cuda/staging.h"
 #include "backend/fft_call.h"
 #include "backend/gemm_call.h"
 #include "backend/matrix_batch.h"
 #include "backend/random_call.h"
+#include "tessera/cuda.h"
 #include "tessera/errors.h"
 
 namespace tessera {
@@ -48,6 +50,23 @@ class CudaBackend final : public Backend {
     const Array host_src = s.host(src);
     cpu_backend().copy(host_src, s.output(dst));
     s.write_back(dst);
+  }
+  void copy_from_peer(const Array& src, const Array& dst) override {
+    const int from = src.device().index;
+    // Queued on this device's stream behind the work queued for src on its own...
+    cuda::Event ready(from, /*timing=*/false);
+    ready.record(current_stream(src.device()));
+    cuda::wait_event(current_stream(Device::cuda(device_)), ready);
+    cuda::activate(device_, "asarray");
+    const auto context = [](int device) { return cuda::context_of(device, "asarray"); };
+    cuda::check(cuda::driver()->cuMemcpyPeerAsync(device_ptr(dst), context(device_),
+                                                  device_ptr(src), context(from), dst.nbytes(),
+                                                  stream()),
+                "asarray");
+    // ...and src's stream waits for the copy before later work there may reuse src's memory.
+    cuda::Event copied(device_, /*timing=*/false);
+    copied.record(current_stream(Device::cuda(device_)));
+    cuda::wait_event(current_stream(src.device()), copied);
   }
   void upload(const void* host, const Array& dst) override {
     if (dst.is_c_contiguous()) {
@@ -164,11 +183,19 @@ class CudaBackend final : public Backend {
     s.write_back(out);
   }
   void sort(const Array& a, bool stable) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_sort(device_, a);  // always stable
+      return;
+    }
     Staging s(device_);
     cpu_backend().sort(s.host(a), stable);
     s.write_back(a);
   }
   void argsort(const Array& a, const Array& index) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_argsort(device_, a, index);
+      return;
+    }
     Staging s(device_);
     const Array host_a = s.host(a);
     cpu_backend().argsort(host_a, s.output(index));
@@ -176,6 +203,10 @@ class CudaBackend final : public Backend {
   }
   void searchsorted(const Array& sorted, const Array& values, bool right,
                     const Array& out) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_searchsorted(device_, sorted, values, right, out);
+      return;
+    }
     Staging s(device_);
     const Array host_sorted = s.host(sorted), host_values = s.host(values);
     cpu_backend().searchsorted(host_sorted, host_values, right, s.output(out));

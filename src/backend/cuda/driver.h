@@ -137,5 +137,8 @@ struct DriverApi {
 const DriverApi* load_real_driver();
 // The simulator's table (src/backend/cudasim/sim_driver.cpp).
 const DriverApi* simulated_driver();
+// How many times the host has waited for simulated device work: stream, event and context
+// synchronizations, and copies into pageable host memory (which wait as on a GPU).
+uint64_t simulated_host_waits();
 
 }  // namespace tessera::cuda

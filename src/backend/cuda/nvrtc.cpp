@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "jit/kernel_cache.h"
+#include "jit/kernel_text.h"
 #include "tessera/errors.h"
 
 namespace tessera::cuda {
@@ -183,14 +184,39 @@ NvrtcResult compile(const Nvrtc& api, const std::string& source, const std::stri
                     const std::vector<std::string>& options,
                     const std::vector<std::string>& name_expressions,
                     const std::string& arch_option) {
+  // A generated kernel (it starts with the functors' text) includes them as in-memory
+  // headers instead, which NVRTC precompiles once per process (its automatic PCH: the first
+  // kernel pays for the headers, every later one about a tenth of it). Its #line
+  // directives, kept for error messages, would stop the PCH; NVRTC's warning about them goes.
+  const std::string& functors = jit::kernel_functors_text();
+  const bool generated = source.starts_with(functors);
+  const std::string text =
+      generated ? "#include \"" + std::string(jit::kFunctorsHeader) + "\"\n" +
+                      source.substr(functors.size())
+                : source;
+  std::vector<const char*> header_texts, header_names;
+  if (generated) {
+    for (const auto& [path, content] : jit::kernel_functors_headers()) {
+      header_names.push_back(path.c_str());
+      header_texts.push_back(content.c_str());
+    }
+  }
   ProgramGuard guard{api};
-  check(api, api.CreateProgram(&guard.program, source.c_str(), name.c_str(), 0, nullptr, nullptr),
+  check(api, api.CreateProgram(&guard.program, text.c_str(), name.c_str(),
+                               static_cast<int>(header_texts.size()), header_texts.data(),
+                               header_names.data()),
         "nvrtcCreateProgram");
   for (const auto& expression : name_expressions) {
     check(api, api.AddNameExpression(guard.program, expression.c_str()), "nvrtcAddNameExpression");
   }
   std::vector<const char*> argv = {arch_option.c_str()};
   for (const auto& option : options) argv.push_back(option.c_str());
+  if (generated) {
+    for (const char* option : {"--pch", "--pch-messages=false", "--pch-verbose=false",
+                               "--diag-suppress=20283"}) {
+      argv.push_back(option);
+    }
+  }
   int status = api.CompileProgram(guard.program, int(argv.size()), argv.data());
   NvrtcResult result;
   result.log = program_log(api, guard.program);
@@ -199,7 +225,7 @@ NvrtcResult compile(const Nvrtc& api, const std::string& source, const std::stri
     std::string file = name.empty() ? "default_program" : name;
     std::string headline =
         status == kErrorCompilation ? "" : std::string(" ") + api.GetErrorString(status);
-    throw CompileError(failure_report(headline, result.log, source, file), result.log, source);
+    throw CompileError(failure_report(headline, result.log, text, file), result.log, source);
   }
   size_t size = 0;
   check(api, api.GetPTXSize(guard.program, &size), "nvrtcGetPTXSize");

@@ -51,6 +51,22 @@ void check(CUresult r, const char* api) {
   throw CudaRuntimeError(message);
 }
 
+CUcontext context_of(int device, const char* api) {
+  const DriverApi& d = require_driver(api);
+  // Primary contexts, retained once per device and never released: tessera owns them for
+  // the life of the process, as the CUDA runtime does.
+  static std::mutex mutex;
+  static std::vector<CUcontext> contexts;
+  std::lock_guard lock(mutex);
+  if (contexts.empty()) contexts.resize(device_count(), nullptr);
+  if (!contexts[device]) {
+    CUdevice handle;
+    check(d.cuDeviceGet(&handle, device), api);
+    check(d.cuDevicePrimaryCtxRetain(&contexts[device], handle), api);
+  }
+  return contexts[device];
+}
+
 void activate(int device, const char* api) {
   const DriverApi& d = require_driver(api);
   const int count = device_count();
@@ -59,21 +75,7 @@ void activate(int device, const char* api) {
                            std::to_string(device) + ": " + std::to_string(count) +
                            " CUDA device(s) found");
   }
-  // Primary contexts, retained once per device and never released: tessera owns them for
-  // the life of the process, as the CUDA runtime does.
-  static std::mutex mutex;
-  static std::vector<CUcontext> contexts;
-  CUcontext context;
-  {
-    std::lock_guard lock(mutex);
-    if (contexts.empty()) contexts.resize(count, nullptr);
-    if (!contexts[device]) {
-      CUdevice handle;
-      check(d.cuDeviceGet(&handle, device), api);
-      check(d.cuDevicePrimaryCtxRetain(&contexts[device], handle), api);
-    }
-    context = contexts[device];
-  }
+  const CUcontext context = context_of(device, api);
   thread_local CUcontext current = nullptr;
   if (current != context) {
     check(d.cuCtxSetCurrent(context), api);

@@ -18,6 +18,8 @@ const DriverApi* driver();
 // The driver, or CudaRuntimeError saying that no CUDA device was found (and how the
 // simulator runs CUDA code on the CPU).
 const DriverApi& require_driver(const char* api);
+// The primary context of `device` (which must exist), retained on first use.
+CUcontext context_of(int device, const char* api);
 // Checks `device` exists (CudaRuntimeError otherwise) and makes its context current on
 // this thread.
 void activate(int device, const char* api = "cuda");

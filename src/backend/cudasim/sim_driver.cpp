@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -222,8 +223,12 @@ uint64_t enqueue(const std::shared_ptr<SimStream>& stream, std::function<void()>
   return position;
 }
 
+// Every wait of the host for device work (simulated_host_waits).
+std::atomic<uint64_t> host_waits{0};
+
 // Waits until `stream` has run everything queued so far; returns its kernel error, if any.
 CUresult drain(SimStream& stream) {
+  ++host_waits;
   std::unique_lock lock(queues_mutex);
   const uint64_t target = stream.enqueued;
   queues_changed.wait(lock, [&] { return stream.completed >= target; });
@@ -369,6 +374,7 @@ CUresult set_current(CUcontext context) {
 }
 CUresult context_synchronize() {
   if (current_device < 0) return fail(CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  ++host_waits;
   Simulator& s = sim();
   std::vector<std::shared_ptr<SimStream>> all;
   {
@@ -586,6 +592,7 @@ CUresult event_query(CUevent handle) {
 CUresult event_synchronize(CUevent handle) {
   std::shared_ptr<SimEvent> event = event_of(handle);
   if (!event) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown event");
+  ++host_waits;
   std::unique_lock lock(queues_mutex);
   if (!event->stream) return CUDA_SUCCESS;
   queues_changed.wait(lock, [&] { return event->stream->completed >= event->position; });
@@ -717,6 +724,8 @@ CUresult launch(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsi
 const char* last_detail() { return error_detail.empty() ? nullptr : error_detail.c_str(); }
 
 }  // namespace
+
+uint64_t simulated_host_waits() { return host_waits.load(); }
 
 const DriverApi* simulated_driver() {
   static const DriverApi api = {
