@@ -109,6 +109,12 @@ NdArray* as_ndarray(nb::handle obj) {
   return is_ndarray(obj) && nb::inst_ready(obj) ? nb::inst_ptr<NdArray>(obj) : nullptr;
 }
 
+Array on_current_cuda_device(const Array& a) {
+  const Device here = current_device();
+  if (a.device().is_cpu() || here.is_cpu() || here == a.device()) return a;
+  return a.to_device(here);
+}
+
 NdArray& unwrap(nb::handle obj) {
   NdArray* p = nullptr;
   if (!nb::try_cast<NdArray*>(obj, p) || !p) {
@@ -246,7 +252,13 @@ void bind_ndarray(nb::module_& m) {
   }, nb::arg("order").none() = "C");
   cls.def("copy", [](const NdArray& s, nb::handle order) {
     Order o = to_order(order, Order::C, "CFAK", "copy");
-    return wrap(without_gil([&] { return s.array.copy(o); }));
+    return wrap(without_gil([&] {
+      const Array here = on_current_cuda_device(s.array);
+      // A copy from another device is new already: only the order may still ask for one.
+      return here.device() == s.array.device()
+                 ? here.copy(o)
+                 : astype(here, here.dtype(), Casting::Unsafe, /*copy=*/false, o);
+    }));
   }, nb::arg("order").none() = "C");
   cls.def("_to_device", [](nb::handle s, nb::handle device) {
     const Array& a = unwrap(s).array;

@@ -32,6 +32,10 @@ bool is_ndarray(nb::handle obj);
 // The array inside `obj`, or nullptr when it is not an (initialized) tessera.ndarray.
 NdArray* as_ndarray(nb::handle obj);
 
+// `a` on the current device when that is another CUDA device than a's (copied device to
+// device), else `a`: copy() and astype() make their copies there, as CuPy's do.
+Array on_current_cuda_device(const Array& a);
+
 // Delivers the floating-point errors of computations that ran without the GIL (they
 // could not warn then); called as the GIL is taken back.
 void report_deferred_fp_events();

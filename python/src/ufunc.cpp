@@ -457,7 +457,10 @@ void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class) {
     const Array& a = unwrap(self).array;
     DType dt = to_dtype(dtype, a.dtype(), "astype");
     Order o = to_order(order, Order::K, "CFAK", "astype");
-    Array out = astype(a, dt, to_casting(casting, "astype"), copy, o);
+    // A copy is made on the current device, as copy() (CuPy's astype does the same).
+    const Array from = copy || dt != a.dtype() ? on_current_cuda_device(a) : a;
+    const bool moved = from.device() != a.device();
+    Array out = astype(from, dt, to_casting(casting, "astype"), copy && !moved, o);
     if (out.buffer() == a.buffer()) return nb::borrow(self);
     return wrap(std::move(out));
   }, nb::arg("self"), nb::arg("dtype").none(), nb::arg("order").none(),

@@ -63,13 +63,6 @@ Array transfer(const Array& src, Device to) {
 Array Array::copy(Order order) const { return astype(dtype_, order); }
 
 Array Array::astype(DType dtype, Order order) const {
-  // A copy goes to the current device when that is another CUDA device than the array's,
-  // as CuPy's copy() and astype() do.
-  const Device here = current_device();
-  if (!device().is_cpu() && !here.is_cpu() && here != device()) {
-    Array moved = transfer(*this, here);  // keeps the layout: order K
-    return dtype == dtype_ && order == Order::K ? moved : moved.astype(dtype, order);
-  }
   Array out = empty_like(*this, dtype, order);
   backend_for(device()).copy(*this, out);
   report_fp_events();  // a conversion's invalid values, overflows and underflows

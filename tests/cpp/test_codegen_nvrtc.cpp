@@ -16,6 +16,7 @@
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/ptxas.h"
 #include "backend/cuda/render_cuda.h"
+#include "backend/cuda/product_kernel.h"
 #include "backend/cuda/render_fold.h"
 #include "backend/cuda/sort_kernel.h"
 #include "expr/kernel_plan.h"
@@ -229,6 +230,17 @@ TEST_F(CodegenNvrtc, SortsCompileAndAssemble) {
   for (int d = 0; d < kNumDTypes; ++d) {
     const DType dtype = static_cast<DType>(d);
     expect_compiles(cuda::render_sort(dtype), "sort-" + std::string(dtype_name(dtype)));
+  }
+}
+
+// The integer and bool matrix product (device/product.cuh) for every dtype cuBLAS does not
+// multiply.
+TEST_F(CodegenNvrtc, IntegerProductsCompileAndAssemble) {
+  for (int d = 0; d < kNumDTypes; ++d) {
+    const DType dtype = static_cast<DType>(d);
+    if (is_integer(dtype) || dtype == DType::Bool) {
+      expect_compiles(cuda::render_integer_product(dtype), "product-" + std::string(dtype_name(dtype)));
+    }
   }
 }
 

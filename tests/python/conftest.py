@@ -79,8 +79,8 @@ def reports_fp_errors(device=None):
     staging. Generated CUDA kernels (ufuncs, operators, fused trees, casts, reductions and
     scans, few-term product chains, small arrays' ufuncs) report none, as CuPy's: no
     RuntimeWarning, no FloatingPointError under 'raise', nothing for 'call', 'log' or 'print';
-    their values are IEEE's, as NumPy's (docs/cuda.md). BLAS products derive NumPy's
-    warnings from their values on every device."""
+    their values are IEEE's, as NumPy's (docs/cuda.md). Matrix products on the CPU derive
+    NumPy's warnings from their values; on CUDA devices, through cuBLAS, they report none."""
     device = device if device is not None else tp.get_device()
     return device.kind == "cpu" or not tp._core._cuda.generated_kernels_enabled()
 

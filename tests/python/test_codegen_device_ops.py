@@ -300,11 +300,11 @@ def test_arrays_follow_the_current_device(two_devices):
 
 
 def test_a_chain_of_kernels_makes_the_host_wait_only_for_its_result():
-    """Elementwise trees, casts, reductions, argmax, scans, a sort, fills and random numbers
-    are queued on the stream: the host waits for none of them (the simulator counts every
-    stream, event and context synchronization), only to read the result. An index array's
-    bounds check and matrix products (still staged through the host) wait: docs/cuda.md,
-    "Where the host waits"."""
+    """Elementwise trees, casts, reductions, argmax, scans, a sort, matrix products (cuBLAS,
+    and the integer kernel), fills and random numbers are queued on the stream: the host
+    waits for none of them (the simulator counts every stream, event and context
+    synchronization), only to read the result. An index array's bounds check waits:
+    docs/cuda.md, "Where the host waits"."""
     waits = tp._core._cuda.simulated_host_waits
     with tp.cuda.Device(0):
         x = tp.asarray(rng().standard_normal((64, 50)))
@@ -313,7 +313,31 @@ def test_a_chain_of_kernels_makes_the_host_wait_only_for_its_result():
         s = y.astype(np.float32).sum(axis=0) + y.max(axis=1)[:50]
         t = tp.cumsum(s) + tp.sort(s)[::2].sum() + tp.argmax(y, axis=0) + tp.arange(50)
         t = t + tp.random.default_rng(1).random(50) + tp.linspace(0, 1, 50)
+        t = t + (y.T @ y)[0] + (tp.arange(50) @ tp.ones((50, 50), dtype=np.int64))
         assert waits() == before, "the host waited for queued work"
         result = tp.asnumpy(t)
         assert waits() > before
     assert result.shape == (50,)
+
+
+# --------------------------------------------------------------------------------------------
+# matrix products
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int8",
+                                   "uint16", "int64", "bool"])
+@pytest.mark.parametrize("shapes", [((7, 5), (5, 3)), ((4, 7, 5), (5, 3)),
+                                    ((2, 1, 6, 4), (3, 4, 2)), ((70, 50), (50, 60))], ids=str)
+def test_matrix_products(dtype, shapes):
+    """cuBLAS (simulated: the CPU's BLAS on cuBLAS's arguments) for floats and complex
+    numbers, the integer kernel for the rest (wrapping as NumPy's); transposed operands
+    too, and broadcast stacks."""
+    a, b = (np.abs(rng().standard_normal(shape) * 40).astype(dtype) for shape in shapes)
+    for product in (lambda x, y: x @ y, lambda x, y: y.swapaxes(-1, -2) @ x.swapaxes(-1, -2)):
+        got, want = on_cuda(product, a, b), product(a, b)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        if dtype[0] in "fc":
+            rtol = 1e-5 if dtype in ("float32", "complex64") else 1e-12
+            np.testing.assert_allclose(got, want, rtol=rtol)
+        else:
+            np.testing.assert_array_equal(got, want)

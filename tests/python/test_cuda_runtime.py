@@ -71,7 +71,11 @@ def test_arrays_follow_the_current_device():
         a + b
     c = tp.asarray(a, device="cuda:0")
     np.testing.assert_array_equal((c + b).get(), np.arange(5) * 2)
-    assert a.copy().device == tp.Device("cuda:1")
+    # copy() copies to the current device, as CuPy's ("even when a given array is located
+    # in another device, you can copy it to the current device").
+    assert a.copy().device == tp.Device("cuda:0")
+    with cuda.Device(1):
+        assert a.copy().device == tp.Device("cuda:1")
 
 
 @needs_cuda

@@ -497,7 +497,8 @@ def test_matmul_few_terms_keeps_operands_at_call(device):
 
 
 def assert_product_warns_as_numpy(x, y):
-    """x @ y in tessera gives NumPy's values and warns NumPy's warnings, once each."""
+    """x @ y in tessera gives NumPy's values and warns NumPy's warnings, once each; on a
+    CUDA device running generated code, none (CuPy's rule, docs/cuda.md)."""
     __tracebackhide__ = True
     with warnings.catch_warnings(record=True) as np_caught:
         warnings.simplefilter("always")
@@ -505,7 +506,8 @@ def assert_product_warns_as_numpy(x, y):
     with warnings.catch_warnings(record=True) as tp_caught:
         warnings.simplefilter("always")
         got = tp.asnumpy(tp.asarray(x) @ tp.asarray(y))
-    assert sorted(str(w.message) for w in tp_caught) == sorted(str(w.message) for w in np_caught)
+    want = np_caught if reports_fp_errors() else []
+    assert sorted(str(w.message) for w in tp_caught) == sorted(str(w.message) for w in want)
     np.testing.assert_array_equal(got, expected)
 
 
@@ -534,8 +536,12 @@ def test_matmul_blas_warnings(device, values, dtype):
 
 def test_matmul_blas_errors_raise_under_errstate(device):
     x, y = np.full((40, 50), 1e300), np.full((50, 30), 1e300)
-    with tp.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
-        tp.asarray(x) @ tp.asarray(y)
+    if reports_fp_errors():
+        with tp.errstate(over="raise"), pytest.raises(FloatingPointError, match="overflow"):
+            tp.asarray(x) @ tp.asarray(y)
+    else:  # CuPy's rule: nothing raised, IEEE's values
+        with tp.errstate(over="raise"):
+            assert np.isinf(tp.asnumpy(tp.asarray(x) @ tp.asarray(y))).all()
     with tp.errstate(over="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("error")
         assert np.isinf(tp.asnumpy(tp.asarray(x) @ tp.asarray(y))).all()

@@ -13,6 +13,7 @@
 #include "backend/cuda/fill_kernel.h"
 #include "backend/cuda/fold_kernel.h"
 #include "backend/cuda/index_kernel.h"
+#include "backend/cuda/product_kernel.h"
 #include "backend/cuda/sort_kernel.h"
 #include "backend/cuda/runtime.h"
 #include "backend/cuda/staging.h"
@@ -280,6 +281,10 @@ class CudaBackend final : public Backend {
     s.write_back(out);
   }
   void gemm(const GemmCall& call) override {
+    if (cuda::generated_kernels_enabled()) {
+      cuda::launch_gemm(device_, call);
+      return;
+    }
     Staging s(device_);
     GemmCall host = call;
     host.a = s.host(call.a);

@@ -124,6 +124,9 @@ struct DriverApi {
                              unsigned block_x, unsigned block_y, unsigned block_z,
                              unsigned shared_bytes, CUstream stream, void** params,
                              void** extra);
+  // Runs fn(data) on the host once the work queued on `stream` before it is done; later
+  // work waits for it (how the simulated CUDA libraries run in stream order).
+  CUresult (*cuLaunchHostFunc)(CUstream stream, void (*fn)(void* data), void* data);
   // Not in the driver: what went wrong in the last failed call of this thread, beyond the
   // error code (the simulator's kernel errors name block and thread); null for none.
   const char* (*last_error_detail)();

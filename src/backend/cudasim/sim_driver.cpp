@@ -723,6 +723,13 @@ CUresult launch(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsi
 
 const char* last_detail() { return error_detail.empty() ? nullptr : error_detail.c_str(); }
 
+CUresult launch_host_func(CUstream handle, void (*fn)(void*), void* data) {
+  auto stream = stream_of(handle);
+  if (!stream) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+  enqueue(stream, [fn, data] { fn(data); });
+  return CUDA_SUCCESS;
+}
+
 }  // namespace
 
 uint64_t simulated_host_waits() { return host_waits.load(); }
@@ -735,7 +742,7 @@ const DriverApi* simulated_driver() {
       host_device_pointer, copy_htod, copy_dtoh, copy_dtod, copy_peer, memset_d8,
       stream_create, stream_destroy, stream_synchronize, stream_query, stream_wait_event,
       event_create, event_record, event_query, event_synchronize, event_elapsed, event_destroy,
-      module_load, module_function, module_unload, launch, last_detail,
+      module_load, module_function, module_unload, launch, launch_host_func, last_detail,
       cudasim::checking_bounds()};
   return &api;
 }

@@ -1,0 +1,127 @@
+#include "backend/cuda/cublas.h"
+
+#include <dlfcn.h>
+
+#include <complex>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backend/cuda/runtime.h"
+#include "tessera/errors.h"
+#include "tessera/stream.h"
+
+namespace tessera::cuda {
+namespace {
+
+template <class Fn>
+bool resolve(void* library, const char* symbol, Fn& entry) {
+  entry = reinterpret_cast<Fn>(dlsym(library, symbol));
+  return entry != nullptr;
+}
+
+// libcublas from the loader's search path, newest major first, then the toolkit found at
+// build time; null when none loads.
+const CublasApi* load_real() {
+  std::vector<std::string> candidates = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
+  const std::string toolkit = TESSERA_CUDA_TOOLKIT_LIB;
+  if (!toolkit.empty()) {
+    for (const char* file : {"libcublas.so.13", "libcublas.so.12"}) {
+      candidates.push_back(toolkit + "/" + file);
+    }
+  }
+  static CublasApi api{};
+  for (const std::string& candidate : candidates) {
+    void* library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!library) continue;
+    api.name = "libcublas";
+    if (resolve(library, "cublasCreate_v2", api.cublasCreate) &&
+        resolve(library, "cublasSetStream_v2", api.cublasSetStream) &&
+        resolve(library, "cublasSetMathMode", api.cublasSetMathMode) &&
+        resolve(library, "cublasGemmStridedBatchedEx", api.cublasGemmStridedBatchedEx) &&
+        resolve(library, "cublasGetStatusString", api.cublasGetStatusString)) {
+      return &api;
+    }
+    dlclose(library);
+  }
+  return nullptr;
+}
+
+const CublasApi& require_cublas() {
+  if (is_simulated()) return *simulated_cublas();
+  static const CublasApi* api = load_real();
+  if (!api) {
+    throw CudaRuntimeError("[matmul] cuBLAS (libcublas.so.13 or .12) was not found: install the "
+                           "CUDA toolkit or the pip wheel nvidia-cublas and put the directory "
+                           "holding libcublas.so on LD_LIBRARY_PATH");
+  }
+  return *api;
+}
+
+void check_status(const CublasApi& api, cublasStatus_t status, const char* call) {
+  if (status != CUBLAS_STATUS_SUCCESS) {
+    throw CudaRuntimeError(std::string("[matmul] ") + call + " failed: " +
+                           api.cublasGetStatusString(status));
+  }
+}
+
+// One handle per device and thread, created on first use and kept for the thread's life
+// (cuBLAS handles are not to be shared between threads that use them at once).
+cublasHandle_t handle_for(const CublasApi& api, int device) {
+  thread_local std::map<int, cublasHandle_t> handles;
+  auto [it, added] = handles.emplace(device, nullptr);
+  if (added) {
+    activate(device, "matmul");
+    check_status(api, api.cublasCreate(&it->second), "cublasCreate");
+    check_status(api, api.cublasSetMathMode(it->second, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  }
+  return it->second;
+}
+
+int checked_int(int64_t v) {
+  if (v > std::numeric_limits<int>::max()) {
+    throw ValueError("[matmul] a matrix dimension of " + std::to_string(v) +
+                     " exceeds cuBLAS's 32-bit sizes");
+  }
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+void cublas_gemm(int device, const GemmCall& call) {
+  const CublasApi& api = require_cublas();
+  const cublasHandle_t handle = handle_for(api, device);
+  activate(device, "matmul");
+  check_status(api,
+               api.cublasSetStream(handle, stream_handle(current_stream(Device::cuda(device)))),
+               "cublasSetStream");
+  // alpha = 1 and beta = 0 in the compute type: float for float32 and complex64 (its real
+  // and imaginary parts), double for the others.
+  const std::complex<float> one_f(1), zero_f(0);
+  const std::complex<double> one_d(1), zero_d(0);
+  int type = 0, compute = 0;
+  const void *alpha = nullptr, *beta = nullptr;
+  switch (call.c.dtype()) {
+    case DType::Float32: type = CUDA_R_32F; compute = CUBLAS_COMPUTE_32F; break;
+    case DType::Float64: type = CUDA_R_64F; compute = CUBLAS_COMPUTE_64F; break;
+    case DType::Complex64: type = CUDA_C_32F; compute = CUBLAS_COMPUTE_32F; break;
+    case DType::Complex128: type = CUDA_C_64F; compute = CUBLAS_COMPUTE_64F; break;
+    default: throw std::logic_error("[matmul] cuBLAS multiplies float and complex dtypes");
+  }
+  const bool single = compute == CUBLAS_COMPUTE_32F;
+  alpha = single ? static_cast<const void*>(&one_f) : static_cast<const void*>(&one_d);
+  beta = single ? static_cast<const void*>(&zero_f) : static_cast<const void*>(&zero_d);
+  check_status(api,
+               api.cublasGemmStridedBatchedEx(
+                   handle, call.trans_a ? CUBLAS_OP_T : CUBLAS_OP_N,
+                   call.trans_b ? CUBLAS_OP_T : CUBLAS_OP_N, checked_int(call.m),
+                   checked_int(call.n), checked_int(call.k), alpha, call.a.data(), type,
+                   checked_int(call.lda), call.stride_a, call.b.data(), type,
+                   checked_int(call.ldb), call.stride_b, beta, call.c.data(), type,
+                   checked_int(call.ldc), call.stride_c, checked_int(call.batch), compute,
+                   CUBLAS_GEMM_DEFAULT),
+               "cublasGemmStridedBatchedEx");
+}
+
+}  // namespace tessera::cuda

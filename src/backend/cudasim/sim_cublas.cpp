@@ -1,0 +1,126 @@
+// The simulator's cuBLAS (backend/cuda/cublas.h): the same entries as libcublas, whose
+// products run the CPU backend's BLAS on the very arguments cuBLAS would get, queued on the
+// handle's stream behind the work before them. Device memory is host memory here, so the
+// matrices are read where they lie.
+
+#include <exception>
+#include <iostream>
+#include <memory>
+
+#include "backend/backend.h"
+#include "backend/cuda/cublas.h"
+#include "backend/cuda/driver.h"
+#include "backend/cuda/runtime.h"
+
+namespace tessera::cuda {
+namespace {
+
+struct SimHandle {
+  CUstream stream = nullptr;
+};
+
+SimHandle* handle_of(cublasHandle_t handle) { return reinterpret_cast<SimHandle*>(handle); }
+
+cublasStatus_t create(cublasHandle_t* handle) {
+  *handle = reinterpret_cast<cublasHandle_t>(new SimHandle);
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t set_stream(cublasHandle_t handle, CUstream stream) {
+  handle_of(handle)->stream = stream;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t set_math_mode(cublasHandle_t, int mode) {
+  return mode == CUBLAS_DEFAULT_MATH ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_SUPPORTED;
+}
+
+// The dtype cuBLAS's data type and compute type name together, as tessera calls it: the
+// operands' and the product's types equal, the compute type the data's precision.
+bool dtype_of(int type, int compute, DType* dtype) {
+  switch (type) {
+    case CUDA_R_32F: *dtype = DType::Float32; return compute == CUBLAS_COMPUTE_32F;
+    case CUDA_R_64F: *dtype = DType::Float64; return compute == CUBLAS_COMPUTE_64F;
+    case CUDA_C_32F: *dtype = DType::Complex64; return compute == CUBLAS_COMPUTE_32F;
+    case CUDA_C_64F: *dtype = DType::Complex128; return compute == CUBLAS_COMPUTE_64F;
+    default: return false;
+  }
+}
+
+// A view of simulated device memory as a CPU array of `dtype` (the CPU BLAS reads its
+// address and dtype; the extents are the call's).
+Array host_view(const void* data, DType dtype) {
+  return Array(Buffer::wrap(Device::cpu(), const_cast<void*>(data), itemsize(dtype), nullptr),
+               dtype, Dims{1}, Dims{itemsize(dtype)}, 0);
+}
+
+bool is_one(const void* scalar, int compute, bool zero) {
+  const double want = zero ? 0.0 : 1.0;
+  if (compute == CUBLAS_COMPUTE_32F) return *static_cast<const float*>(scalar) == want;
+  return *static_cast<const double*>(scalar) == want;
+}
+
+void run_gemm(void* data) {
+  const std::unique_ptr<GemmCall> call(static_cast<GemmCall*>(data));
+  try {
+    cpu_backend().gemm(*call);
+  } catch (const std::exception& e) {
+    // A queued host function has no caller to report to: as a GPU's failed kernel would,
+    // this ends the process loudly rather than leave a wrong result.
+    std::cerr << "[cuda sim] cublasGemmStridedBatchedEx failed: " << e.what() << std::endl;
+    std::terminate();
+  }
+}
+
+cublasStatus_t gemm_strided_batched(cublasHandle_t handle, int transa, int transb, int m, int n,
+                                    int k, const void* alpha, const void* a, int a_type, int lda,
+                                    long long stride_a, const void* b, int b_type, int ldb,
+                                    long long stride_b, const void* beta, void* c, int c_type,
+                                    int ldc, long long stride_c, int batch, int compute_type,
+                                    int algo) {
+  DType dtype;
+  // tessera asks for C = op(A) op(B) only (alpha 1, beta 0), one data type throughout.
+  if (!dtype_of(c_type, compute_type, &dtype) || a_type != c_type || b_type != c_type ||
+      algo != CUBLAS_GEMM_DEFAULT || !is_one(alpha, compute_type, false) ||
+      !is_one(beta, compute_type, true) || transa < 0 || transa > 1 || transb < 0 ||
+      transb > 1 || m < 0 || n < 0 || k < 0 || batch < 0) {
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  }
+  auto call = std::make_unique<GemmCall>();
+  call->trans_a = transa == CUBLAS_OP_T;
+  call->trans_b = transb == CUBLAS_OP_T;
+  call->m = m;
+  call->n = n;
+  call->k = k;
+  call->lda = lda;
+  call->ldb = ldb;
+  call->ldc = ldc;
+  call->batch = batch;
+  call->stride_a = stride_a;
+  call->stride_b = stride_b;
+  call->stride_c = stride_c;
+  call->a = host_view(a, dtype);
+  call->b = host_view(b, dtype);
+  call->c = host_view(c, dtype);
+  if (driver()->cuLaunchHostFunc(handle_of(handle)->stream, &run_gemm, call.get()) !=
+      CUDA_SUCCESS) {
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  }
+  call.release();  // run_gemm owns it now
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+const char* status_string(cublasStatus_t status) {
+  return status == CUBLAS_STATUS_SUCCESS ? "CUBLAS_STATUS_SUCCESS"
+                                         : "CUBLAS_STATUS_NOT_SUPPORTED";
+}
+
+}  // namespace
+
+const CublasApi* simulated_cublas() {
+  static const CublasApi api = {"simulated cuBLAS", create, set_stream, set_math_mode,
+                                gemm_strided_batched, status_string};
+  return &api;
+}
+
+}  // namespace tessera::cuda
