@@ -70,13 +70,13 @@ void check_status(const CublasApi& api, cublasStatus_t status, const char* call)
 // (cuBLAS handles are not to be shared between threads that use them at once).
 cublasHandle_t handle_for(const CublasApi& api, int device) {
   thread_local std::map<int, cublasHandle_t> handles;
-  auto [it, added] = handles.emplace(device, nullptr);
-  if (added) {
-    activate(device, "matmul");
-    check_status(api, api.cublasCreate(&it->second), "cublasCreate");
-    check_status(api, api.cublasSetMathMode(it->second, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-  }
-  return it->second;
+  if (auto it = handles.find(device); it != handles.end()) return it->second;
+  activate(device, "matmul");
+  cublasHandle_t handle = nullptr;
+  check_status(api, api.cublasCreate(&handle), "cublasCreate");
+  check_status(api, api.cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  handles.emplace(device, handle);  // only once it is ready: a failure is retried next call
+  return handle;
 }
 
 int checked_int(int64_t v) {

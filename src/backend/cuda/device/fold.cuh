@@ -83,8 +83,12 @@ constexpr int kFoldedBytes = 32;
 // 32 + n / 32 terms rather than n (the block's tree adds log2 of the threads, the partials
 // of a split walk their count). Combine is the op's loop as a functor.
 //
-// Values combine in index order (earlier op later) wherever the fold keeps one: NumPy's
-// reductions give the maximum of -0.0 and 0.0 as its elementwise maximum does (the later).
+// Each combine takes the earlier values first (earlier op later), and the block's tree
+// merges neighbouring threads first: where each thread holds at most one value (small
+// walks, as in the suite's special values) the fold is in index order, and max(-0.0, 0.0)
+// is the later one, as NumPy's elementwise maximum gives it. A thread holding several
+// values (j, j + by, ...) breaks exact index order: only which of equal values (signed
+// zeros) wins can change, as it does between NumPy's own SIMD widths.
 template <class T, class Combine>
 struct SumFold {
   using Value = T;
