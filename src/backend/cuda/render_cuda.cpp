@@ -135,7 +135,7 @@ KernelLayout layout_of(const KernelPlan& plan) {
       cpu::simplify_layout(plan.operands[0].shape(), all.data(), count, 0);
   KernelLayout layout;
   layout.ndim = std::max(1, static_cast<int>(merged.shape.size()));
-  layout.axes = layout.ndim == 1 ? 1 : layout.ndim <= kUnrolledAxes ? kUnrolledAxes : kMaxDims;
+  layout.axes = detail::axes_bucket(layout.ndim);
   layout.shape.assign(layout.ndim, 1);
   for (int d = 0; d < static_cast<int>(merged.shape.size()); ++d) layout.shape[d] = merged.shape[d];
   layout.strides.assign(count, std::vector<int64_t>(layout.ndim, 0));

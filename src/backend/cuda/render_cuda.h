@@ -26,7 +26,7 @@
 namespace tessera::cuda {
 
 struct KernelLayout {
-  int axes = 1;              // of the merged shape the kernel can walk: 1, 4 or kMaxDims
+  int axes = 1;              // the merged axes the kernel can walk: 1, 4, 16 or kMaxDims
   int ndim = 1;              // of this call's merged shape (at least 1)
   bool wide_index = false;   // 64-bit index arithmetic; 32-bit when every span fits
   std::vector<int64_t> shape;                 // merged, ndim of them

@@ -19,8 +19,6 @@ using expr::KernelPlan;
 // The fold's own words, after the plan's (device/fold.cuh's Traits::k*).
 enum Extra { kKept, kOutputs, kWalked, kChunks, kPartials, kExtraWords };
 
-int axes_for(int ndim) { return ndim <= 1 ? 1 : ndim <= 4 ? 4 : kMaxDims; }
-
 bool is_arg(FoldKind kind) { return kind == FoldKind::ArgMax || kind == FoldKind::ArgMin; }
 
 const std::string& fold_prologue() {
@@ -77,7 +75,7 @@ FoldLayout fold_layout(const KernelPlan& plan, const std::vector<bool>& walked) 
   };
   layout.outputs = product(layout.shape.begin(), layout.shape.begin() + layout.kept);
   layout.walked = product(layout.shape.begin() + layout.kept, layout.shape.end());
-  layout.axes = axes_for(static_cast<int>(layout.shape.size()));
+  layout.axes = detail::axes_bucket(static_cast<int>(layout.shape.size()));
   bool fits = layout.outputs * layout.walked < (int64_t{1} << 30);
   for (int k = 0; k < count; ++k) {
     int64_t span = plan.operands[k].itemsize();

@@ -34,7 +34,7 @@ struct FoldSpec {
 };
 
 struct FoldLayout {
-  int axes = 1;  // as KernelLayout: the axes each operand has words for, 1, 4 or kMaxDims
+  int axes = 1;  // as KernelLayout: the axes each operand has words for, 1, 4, 16 or kMaxDims
   std::vector<int64_t> shape;                 // the kept axes, then the walked ones
   std::vector<std::vector<int64_t>> strides;  // per operand, bytes
   int kept = 0;

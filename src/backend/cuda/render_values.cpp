@@ -90,6 +90,13 @@ WordMap::WordMap(const KernelPlan& plan, int axes, int extra_words) : axes_(axes
   total = extras + extra_words;
 }
 
+int axes_bucket(int ndim) {
+  for (const int axes : {1, 4, 16}) {
+    if (ndim <= axes) return axes;
+  }
+  return kMaxDims;
+}
+
 std::string type_of(DType d) { return std::string(jit::element_type(d)); }
 std::string var(int v) { return "v" + std::to_string(v); }
 std::string word(int w) { return "p.w[" + std::to_string(w) + "]"; }

@@ -33,6 +33,12 @@ struct WordMap {
   int axes_;
 };
 
+// The axes a kernel's parameter has words for, for a layout of `ndim` merged axes: 1, 4,
+// 16 or kMaxDims. Each bucket is its own kernel; the middle one keeps a parameter of many
+// operands within the 4 KB that drivers before CUDA 12.1 accept (64 axes take 66 words
+// per operand).
+int axes_bucket(int ndim);
+
 std::string type_of(DType d);
 // The name of value v, and word w of the parameter `p`.
 std::string var(int v);
