@@ -13,14 +13,14 @@
 
 namespace tessera::kernels {
 
-// out[i] = first + i * (second - first), in the arithmetic NumPy's fill uses for T; the
-// first two elements are the values given. Booleans have no ranges longer than 2 (callers
-// check).
+// Element i >= 2 of arange: first + i * (second - first), in the arithmetic NumPy's fill
+// uses for T. Branch-free, so that loops over it vectorize. Booleans have no ranges longer
+// than 2 (callers check).
 template <class T>
-TS_HD T arange_value(int64_t i, T first, T second) {
-  if (i == 0) return first;
-  if (i == 1) return second;
+TS_HD T arange_step(int64_t i, T first, T second) {
   if constexpr (std::is_same_v<T, bool>) {
+    (void)i;
+    (void)first;
     return second;
   } else if constexpr (std::is_integral_v<T>) {
     // NumPy computes in npy_intp and wraps to T; unsigned arithmetic has the same low bits.
@@ -41,6 +41,12 @@ TS_HD T arange_value(int64_t i, T first, T second) {
     const T delta = second - first;
     return first + static_cast<T>(i) * delta;
   }
+}
+
+// Element i of arange: the two values given, then arange_step's.
+template <class T>
+TS_HD T arange_value(int64_t i, T first, T second) {
+  return i == 0 ? first : i == 1 ? second : arange_step(i, first, second);
 }
 
 namespace range_detail {

@@ -21,8 +21,11 @@ constexpr int64_t kGrain = 1 << 15;
 
 template <typename T>
 void arange_typed(T* out, int64_t n, T first, T second) {
-  parallel_for(n, kGrain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) out[i] = kernels::arange_value(i, first, second);
+  if (n > 0) out[0] = first;
+  if (n > 1) out[1] = second;
+  if (n <= 2) return;
+  parallel_for(n - 2, kGrain, [&](int64_t b, int64_t e) {
+    for (int64_t i = b + 2; i < e + 2; ++i) out[i] = kernels::arange_step(i, first, second);
   });
 }
 
