@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string_view>
 
+#include "core/environment.h"
 #include "jit/kernel_cache.h"
 
 extern char** environ;
@@ -48,7 +49,11 @@ Finished run(const std::vector<std::string>& argv) {
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid;
-  const int spawned = posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+  int spawned;
+  {
+    const std::lock_guard lock(environment_mutex());  // environ is read until the exec
+    spawned = posix_spawn(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+  }
   posix_spawn_file_actions_destroy(&actions);
   close(pipe_fds[1]);
   if (spawned != 0) {

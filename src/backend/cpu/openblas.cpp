@@ -5,8 +5,11 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
+
+#include "core/environment.h"
 
 namespace tessera::cpu {
 namespace {
@@ -66,6 +69,7 @@ class LoadTimeSetting {
 };
 
 void* open_with_settings(const std::string& path) {
+  const std::lock_guard lock(environment_mutex());
   const LoadTimeSetting core("OPENBLAS_CORETYPE", core_type_for_this_cpu());
   const LoadTimeSetting timeout("OPENBLAS_THREAD_TIMEOUT", kThreadTimeout);
   return dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
