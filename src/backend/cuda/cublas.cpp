@@ -1,50 +1,32 @@
 #include "backend/cuda/cublas.h"
 
-#include <dlfcn.h>
-
 #include <complex>
 #include <limits>
 #include <map>
 #include <string>
-#include <vector>
 
 #include "backend/cuda/runtime.h"
+#include "backend/cuda/vendor_library.h"
 #include "tessera/errors.h"
 #include "tessera/stream.h"
 
 namespace tessera::cuda {
 namespace {
 
-template <class Fn>
-bool resolve(void* library, const char* symbol, Fn& entry) {
-  entry = reinterpret_cast<Fn>(dlsym(library, symbol));
-  return entry != nullptr;
-}
-
-// libcublas from the loader's search path, newest major first, then the toolkit found at
-// build time; null when none loads.
+// libcublas (CUDA 13, then 12); null when it does not load or lacks an entry.
 const CublasApi* load_real() {
-  std::vector<std::string> candidates = {"libcublas.so.13", "libcublas.so.12", "libcublas.so"};
-  const std::string toolkit = TESSERA_CUDA_TOOLKIT_LIB;
-  if (!toolkit.empty()) {
-    for (const char* file : {"libcublas.so.13", "libcublas.so.12"}) {
-      candidates.push_back(toolkit + "/" + file);
-    }
-  }
+  void* library = open_vendor_library({"libcublas.so.13", "libcublas.so.12"});
+  if (!library) return nullptr;
   static CublasApi api{};
-  for (const std::string& candidate : candidates) {
-    void* library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!library) continue;
-    api.name = "libcublas";
-    if (resolve(library, "cublasCreate_v2", api.cublasCreate) &&
-        resolve(library, "cublasSetStream_v2", api.cublasSetStream) &&
-        resolve(library, "cublasSetMathMode", api.cublasSetMathMode) &&
-        resolve(library, "cublasGemmStridedBatchedEx", api.cublasGemmStridedBatchedEx) &&
-        resolve(library, "cublasGetStatusString", api.cublasGetStatusString)) {
-      return &api;
-    }
-    dlclose(library);
+  api.name = "libcublas";
+  if (resolve(library, "cublasCreate_v2", api.cublasCreate) &&
+      resolve(library, "cublasSetStream_v2", api.cublasSetStream) &&
+      resolve(library, "cublasSetMathMode", api.cublasSetMathMode) &&
+      resolve(library, "cublasGemmStridedBatchedEx", api.cublasGemmStridedBatchedEx) &&
+      resolve(library, "cublasGetStatusString", api.cublasGetStatusString)) {
+    return &api;
   }
+  dlclose(library);
   return nullptr;
 }
 

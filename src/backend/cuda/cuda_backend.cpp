@@ -9,6 +9,7 @@
 
 #include "backend/backend.h"
 #include "backend/cuda/driver_memory.h"
+#include "backend/cuda/cufft.h"
 #include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/fill_kernel.h"
 #include "backend/cuda/fold_kernel.h"
@@ -352,14 +353,7 @@ class CudaBackend final : public Backend {
     cpu_backend().lstsq(host(s, a), host(s, b), s.host(sv), s.host(rank), rcond, s.host(info));
     write_back(s, {a.a, b.a, sv, rank, info});
   }
-  void fft(const FftCall& call) override {
-    Staging s(device_);
-    FftCall host = call;
-    host.in = s.host(call.in);
-    host.out = s.output(call.out);
-    cpu_backend().fft(host);
-    write_back(s, {call.in, call.out});  // a complex-to-real call may overwrite its input
-  }
+  void fft(const FftCall& call) override { cuda::cufft_execute(device_, call); }
   void random(const RandomCall& call) override {
     if (cuda::generated_kernels_enabled()) {
       cuda::launch_random(device_, call);

@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 
+#include "backend/cuda/vendor_library.h"
 #include "jit/kernel_cache.h"
 #include "jit/kernel_text.h"
 #include "tessera/errors.h"
@@ -37,41 +38,23 @@ struct Nvrtc {
   int (*GetLoweredName)(Program, const char*, const char**) = nullptr;
 };
 
-template <class Fn>
-bool bind(void* handle, Fn*& fn, const char* symbol) {
-  fn = reinterpret_cast<Fn*>(dlsym(handle, symbol));
-  return fn != nullptr;
-}
-
 bool bind_all(Nvrtc& api) {
   void* h = api.handle;
-  return bind(h, api.GetErrorString, "nvrtcGetErrorString") &&
-         bind(h, api.Version, "nvrtcVersion") && bind(h, api.CreateProgram, "nvrtcCreateProgram") &&
-         bind(h, api.DestroyProgram, "nvrtcDestroyProgram") &&
-         bind(h, api.AddNameExpression, "nvrtcAddNameExpression") &&
-         bind(h, api.CompileProgram, "nvrtcCompileProgram") &&
-         bind(h, api.GetPTXSize, "nvrtcGetPTXSize") && bind(h, api.GetPTX, "nvrtcGetPTX") &&
-         bind(h, api.GetProgramLogSize, "nvrtcGetProgramLogSize") &&
-         bind(h, api.GetProgramLog, "nvrtcGetProgramLog") &&
-         bind(h, api.GetLoweredName, "nvrtcGetLoweredName");
+  return resolve(h, "nvrtcGetErrorString", api.GetErrorString) &&
+         resolve(h, "nvrtcVersion", api.Version) && resolve(h, "nvrtcCreateProgram", api.CreateProgram) &&
+         resolve(h, "nvrtcDestroyProgram", api.DestroyProgram) &&
+         resolve(h, "nvrtcAddNameExpression", api.AddNameExpression) &&
+         resolve(h, "nvrtcCompileProgram", api.CompileProgram) &&
+         resolve(h, "nvrtcGetPTXSize", api.GetPTXSize) && resolve(h, "nvrtcGetPTX", api.GetPTX) &&
+         resolve(h, "nvrtcGetProgramLogSize", api.GetProgramLogSize) &&
+         resolve(h, "nvrtcGetProgramLog", api.GetProgramLog) &&
+         resolve(h, "nvrtcGetLoweredName", api.GetLoweredName);
 }
 
 Nvrtc load() {
-  // The loader's search path first (LD_LIBRARY_PATH, ldconfig), newest major first; then the
-  // toolkit found when tessera was built.
-  std::vector<std::string> candidates = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-  std::string toolkit = TESSERA_CUDA_TOOLKIT_LIB;
-  if (!toolkit.empty()) {
-    for (const char* file : {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}) {
-      candidates.push_back(toolkit + "/" + file);
-    }
-  }
   Nvrtc api;
-  for (const auto& candidate : candidates) {
-    api.tried += (api.tried.empty() ? "" : ", ") + candidate;
-    api.handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (api.handle == nullptr) continue;
-    if (bind_all(api)) return api;
+  api.handle = open_vendor_library({"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}, &api.tried);
+  if (api.handle != nullptr && !bind_all(api)) {
     dlclose(api.handle);
     api.handle = nullptr;
   }

@@ -4,15 +4,10 @@
 #include <dlfcn.h>
 
 #include "backend/cuda/driver.h"
+#include "backend/cuda/vendor_library.h"
 
 namespace tessera::cuda {
 namespace {
-
-template <class Fn>
-bool resolve(void* library, const char* symbol, Fn& entry) {
-  entry = reinterpret_cast<Fn>(dlsym(library, symbol));
-  return entry != nullptr;
-}
 
 const DriverApi* load() {
   void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
