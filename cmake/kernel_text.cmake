@@ -24,7 +24,8 @@ tessera_embed_text(tessera_core STRIP_ALL
 # The CUDA renderers' own device code (src/backend/cuda/device/): the folds that generated
 # reduction, arg-reduction and scan kernels instantiate (backend/cuda/render_fold.h), and
 # the fills (backend/cuda/fill_kernel.h), the indexing kernels (index_kernel.h), the
-# sorts (sort_kernel.h) and integer matrix products (product_kernel.h).
+# sorts (sort_kernel.h), integer matrix products (product_kernel.h) and the unpacking of
+# real eigenvectors (cusolver.cpp).
 tessera_embed_text(tessera_core STRIP_ALL
   OUTPUT cuda_device_text.cpp
   HEADER backend/cuda/device_text.h
@@ -35,4 +36,5 @@ tessera_embed_text(tessera_core STRIP_ALL
     backend/cuda/device/fill.cuh
     backend/cuda/device/index.cuh
     backend/cuda/device/sort.cuh
-    backend/cuda/device/product.cuh)
+    backend/cuda/device/product.cuh
+    backend/cuda/device/linalg.cuh)

@@ -13,7 +13,6 @@
 
 #include "backend/cuda/driver.h"
 #include "backend/cuda/driver_memory.h"
-#include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/ptxas.h"
 #include "backend/cuda/runtime.h"
@@ -128,8 +127,6 @@ void bind_cuda(nb::module_& parent) {
   m.def("synchronize_device", [](int device) {
     without_gil([&] { cuda::synchronize_device(device); });
   });
-  m.def("generated_kernels_enabled", &cuda::generated_kernels_enabled);
-  m.def("set_generated_kernels", &cuda::set_generated_kernels);
   m.def("nvrtc_version", &cuda::nvrtc_version);
   m.def("nvrtc_available", &cuda::nvrtc_available);
   m.def("ptxas_available", &cuda::ptxas_available);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cuda/cusolver.h"
 #include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/fill_kernel.h"
 #include "backend/cuda/index_kernel.h"
@@ -242,6 +243,13 @@ TEST_F(CodegenNvrtc, IntegerProductsCompileAndAssemble) {
       expect_compiles(cuda::render_integer_product(dtype), "product-" + std::string(dtype_name(dtype)));
     }
   }
+}
+
+// The unpacking of a real matrix's eigenvalues and vectors from cuSOLVER's geev
+// (device/linalg.cuh), for both real precisions.
+TEST_F(CodegenNvrtc, EigenUnpackingCompilesAndAssembles) {
+  expect_compiles(cuda::render_eigen_unpack(DType::Float32, DType::Complex64), "eigen-float32");
+  expect_compiles(cuda::render_eigen_unpack(DType::Float64, DType::Complex128), "eigen-float64");
 }
 
 // Every fill (device/fill.cuh) for every dtype it takes: arange for all, linspace for the

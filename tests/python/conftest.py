@@ -75,14 +75,14 @@ def assert_same(t, n, *, strides=False):
 
 def reports_fp_errors(device=None):
     """Whether generated work on `device` (by default the current one) reports floating-point
-    errors as NumPy does: always on the CPU; on a CUDA device only while it goes through host
-    staging. Generated CUDA kernels (ufuncs, operators, fused trees, casts, reductions and
-    scans, few-term product chains, small arrays' ufuncs) report none, as CuPy's: no
-    RuntimeWarning, no FloatingPointError under 'raise', nothing for 'call', 'log' or 'print';
-    their values are IEEE's, as NumPy's (docs/cuda.md). Matrix products on the CPU derive
-    NumPy's warnings from their values; on CUDA devices, through cuBLAS, they report none."""
+    errors as NumPy does: on the CPU. Generated CUDA kernels (ufuncs, operators, fused trees,
+    casts, reductions and scans, few-term product chains, small arrays' ufuncs) report none,
+    as CuPy's: no RuntimeWarning, no FloatingPointError under 'raise', nothing for 'call',
+    'log' or 'print'; their values are IEEE's, as NumPy's (docs/cuda.md). Matrix products on
+    the CPU derive NumPy's warnings from their values; on CUDA devices, through cuBLAS, they
+    report none."""
     device = device if device is not None else tp.get_device()
-    return device.kind == "cpu" or not tp._core._cuda.generated_kernels_enabled()
+    return device.kind == "cpu"
 
 
 # Known differences from NumPy, each named with its reason. strict=True: when tessera is

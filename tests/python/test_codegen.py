@@ -1,10 +1,7 @@
 """The code generator on the simulated CUDA device: elementwise trees rendered as CUDA
 kernels (backend/cuda/render_cuda.h) give the CPU device's results, for every loop of every
 ufunc and for the layouts and trees the renderer distinguishes. The same kernels compile for
-GPUs: tests/cpp/test_codegen_nvrtc.cpp assembles them all with NVRTC and ptxas.
-
-Generated kernels are the CUDA default; this file switches them on around each test all the
-same, so that it tests them under TESSERA_CUDA_CODEGEN=0 too."""
+GPUs: tests/cpp/test_codegen_nvrtc.cpp assembles them all with NVRTC and ptxas."""
 
 import numpy as np
 import pytest
@@ -19,14 +16,6 @@ pytestmark = pytest.mark.skipif(not tp.cuda.is_available() or not tp.cuda.runtim
 UFUNCS = {name: u for name, u in tp._core._ufuncs.items()}
 # Exponents and shifts that are refused or undefined when negative or too large.
 SMALL_NONNEGATIVE_SECOND = {"power", "left_shift", "right_shift", "ldexp"}
-
-
-@pytest.fixture(autouse=True)
-def generated_kernels():
-    before = tp._core._cuda.generated_kernels_enabled()
-    tp._core._cuda.set_generated_kernels(True)
-    yield
-    tp._core._cuda.set_generated_kernels(before)
 
 
 def tolerance(dtype):
@@ -187,8 +176,7 @@ def test_a_kernel_that_fails_to_compile_is_reported_with_its_source(tmp_path):
         "except Exception as e:\n"
         "    print(type(e).__name__)\n"
         "    print(e)\n")
-    env = dict(os.environ, TESSERA_CACHE_DIR=str(tmp_path), TESSERA_CXX="/bin/false",
-               TESSERA_CUDA_CODEGEN="1")
+    env = dict(os.environ, TESSERA_CACHE_DIR=str(tmp_path), TESSERA_CXX="/bin/false")
     out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
                          text=True, timeout=120).stdout
     assert out.startswith("CUDARuntimeError"), out

@@ -16,14 +16,6 @@ pytestmark = pytest.mark.skipif(not tp.cuda.is_available(), reason="needs a CUDA
                                 "(TESSERA_CUDA_SIM=1 simulates one)")
 
 
-@pytest.fixture(autouse=True)
-def generated_kernels():
-    before = tp._core._cuda.generated_kernels_enabled()
-    tp._core._cuda.set_generated_kernels(True)
-    yield
-    tp._core._cuda.set_generated_kernels(before)
-
-
 def on_cuda(fn, *arrays):
     with tp.cuda.Device(0):
         return tp.asnumpy(fn(*[tp.asarray(a) for a in arrays]))

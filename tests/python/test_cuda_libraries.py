@@ -117,3 +117,66 @@ def test_transforms_are_queued():
         assert waits() == before, "the host waited for queued work"
         got = tp.asnumpy(y)
     np.testing.assert_allclose(got, x.T + np.fft.fftn(x.T).real, atol=1e-9)
+
+
+# --------------------------------------------------------------------------------------------
+# cuSOLVER
+
+
+def solve_close(got, want, dtype, scale=1.0):
+    eps = np.finfo(np.dtype(dtype)).eps
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e4 * eps * scale)
+
+
+@pytest.mark.parametrize("shape", [(3, 5), (2, 4, 6), (5, 3)], ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
+def test_svd_of_wide_and_tall_matrices(shape, dtype):
+    """gesvd takes m >= n only: a wide matrix is factored as its conjugate transpose. The
+    factors rebuild the matrix, their columns are orthonormal, the values are NumPy's."""
+    a = signal(shape, dtype)
+    with tp.cuda.Device(0):
+        t = tp.asarray(a)
+        for full in (False, True):
+            u, s, vh = (tp.asnumpy(r) for r in tp.linalg.svd(t, full_matrices=full))
+            k = min(shape[-2:])
+            assert u.shape == shape[:-2] + (shape[-2], shape[-2] if full else k)
+            assert vh.shape == shape[:-2] + (shape[-1] if full else k, shape[-1])
+            solve_close(s, np.linalg.svd(a, compute_uv=False), dtype, np.abs(s).max())
+            rebuilt = (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :]
+            solve_close(rebuilt, a, dtype, np.abs(a).max())
+            eye = np.eye(u.shape[-1])
+            solve_close(np.conj(np.swapaxes(u, -1, -2)) @ u, np.broadcast_to(eye, u.shape[:-2] + eye.shape), dtype)
+        values = tp.asnumpy(tp.linalg.svd(t, compute_uv=False))
+        solve_close(values, np.linalg.svd(a, compute_uv=False), dtype, np.abs(values).max())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_eig_of_real_matrices_with_conjugate_pairs(dtype):
+    """A real matrix's eigenvalues and vectors come from geev packed as LAPACK's; unpacked on
+    the device into NumPy's complex results: conjugate pairs in order, A v = w v."""
+    rotation = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 2.0]])
+    a = np.stack([rotation, signal((3, 3), "float64"), np.diag([1.0, 2.0, 3.0])]).astype(dtype)
+    with tp.cuda.Device(0):
+        w, v = (tp.asnumpy(r) for r in tp.linalg.eig(tp.asarray(a)))
+    want_w, _ = np.linalg.eig(a)
+    assert w.dtype == want_w.dtype
+    solve_close(np.sort_complex(w.ravel()), np.sort_complex(want_w.ravel()), dtype, 10)
+    solve_close(a.astype(w.dtype) @ v, v * w[..., None, :], dtype, 10)
+    solve_close(np.linalg.norm(v, axis=-2), np.ones(w.shape), dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex64"])
+@pytest.mark.parametrize("shape", [(6, 4), (4, 6), (5, 5)], ids=str)
+def test_lstsq_from_the_svd(dtype, shape):
+    """cuSOLVER has no gelsd: the minimum-norm solution, singular values and rank from its
+    SVD, rank-deficient systems included, as NumPy's."""
+    a = signal(shape, dtype)
+    a[:, -1] = a[:, 0]  # rank-deficient where tall or square
+    b = signal((shape[0], 2), dtype)
+    with tp.cuda.Device(0):
+        x, residuals, rank, s = tp.linalg.lstsq(tp.asarray(a), tp.asarray(b), rcond=None)
+    want = np.linalg.lstsq(a, b, rcond=None)
+    assert int(rank) == want[2]
+    assert tp.asnumpy(residuals).shape == want[1].shape
+    solve_close(tp.asnumpy(x), want[0], dtype, 10)
+    solve_close(tp.asnumpy(s), want[3], dtype, 10)

@@ -9,8 +9,7 @@ Under lazy evaluation a warning may come from a later line than NumPy's (where t
 read), so only the warnings' categories and messages are compared, as sets (NumPy reports
 each kind of error once per call), except where a test says otherwise.
 
-On a CUDA device running generated kernels (tessera._core._cuda.generated_kernels_enabled())
-the rule is CuPy's: elementwise ops (ufuncs, operators, fused trees), casts, reductions and
+On a CUDA device, whose work runs as generated kernels, the rule is CuPy's: elementwise ops (ufuncs, operators, fused trees), casts, reductions and
 scans report no floating-point errors: no warning, no FloatingPointError, nothing for 'call',
 'log' or 'print'; their values are still NumPy's. Each test then expects what the rule leaves
 of NumPy's report (expected_warnings, reported); the CPU device always expects all of it."""

@@ -65,6 +65,13 @@ def _distance_matrix(xp, x):
     return x2[:, None] - 2 * x @ x.T + x2[None, :]
 
 
+def _symmetric(n):
+    def make(rng):
+        a = rng.standard_normal((n, n))
+        return (a + a.T,)
+    return make
+
+
 def _points(n):
     return lambda rng: (rng.standard_normal((n, 3)),)
 
@@ -102,6 +109,17 @@ def classic_cases(quick):
     for label, shape in svd_shapes:
         out.append(Case("linalg.svd", label, lambda rng, s=shape: (rng.standard_normal(s),),
                         lambda xp, x: xp.linalg.svd(x, full_matrices=False)[1], rtol=1e-8))
+    # The other library calls of a CUDA device: LU (cuSOLVER's getrf/getrs), the symmetric
+    # eigensolver (syevd), and a 3-d real FFT (cuFFT's R2C over three axes).
+    n = 1000
+    out.append(Case("linalg.solve", f"{n}x{n}",
+                    lambda rng: (rng.standard_normal((n, n)), rng.standard_normal((n, 16))),
+                    lambda xp, a, b: xp.linalg.solve(a, b), rtol=1e-7, atol=1e-9))
+    out.append(Case("linalg.eigh", "500x500", _symmetric(500),
+                    lambda xp, a: xp.linalg.eigh(a)[0], rtol=1e-9, atol=1e-9))
+    side = 128 if not quick else 64
+    out.append(Case("fft.rfftn", f"{side}^3", lambda rng: (rng.standard_normal((side,) * 3),),
+                    lambda xp, x: xp.fft.rfftn(x), rtol=1e-9, atol=1e-6))
     return out
 
 

@@ -1,8 +1,8 @@
 // The CUDA backend: device memory from each device's stream-ordered pool, copies through the
-// driver on the current stream, and every computation through the staging path
-// (staging.h) until the code generator renders them as kernels.
+// driver, and every computation as a generated kernel (expr_kernel.h, fold_kernel.h,
+// fill_kernel.h, index_kernel.h, sort_kernel.h, product_kernel.h) or a CUDA library call
+// (cuBLAS, cuFFT, cuSOLVER), all queued on the current stream.
 
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "backend/backend.h"
 #include "backend/cuda/driver_memory.h"
 #include "backend/cuda/cufft.h"
+#include "backend/cuda/cusolver.h"
 #include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/fill_kernel.h"
 #include "backend/cuda/fold_kernel.h"
@@ -17,7 +18,6 @@
 #include "backend/cuda/product_kernel.h"
 #include "backend/cuda/sort_kernel.h"
 #include "backend/cuda/runtime.h"
-#include "backend/cuda/staging.h"
 #include "backend/fft_call.h"
 #include "backend/gemm_call.h"
 #include "backend/matrix_batch.h"
@@ -27,8 +27,6 @@
 
 namespace tessera {
 namespace {
-
-using cuda::Staging;
 
 class CudaBackend final : public Backend {
  public:
@@ -44,14 +42,7 @@ class CudaBackend final : public Backend {
                   "copy");
       return;
     }
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_expr(device_, *expr::input(src, dst.dtype()), std::span(&dst, 1));
-      return;
-    }
-    Staging s(device_);
-    const Array host_src = s.host(src);
-    cpu_backend().copy(host_src, s.output(dst));
-    s.write_back(dst);
+    cuda::launch_expr(device_, *expr::input(src, dst.dtype()), std::span(&dst, 1));
   }
   void copy_from_peer(const Array& src, const Array& dst) override {
     const int from = src.device().index;
@@ -96,277 +87,95 @@ class CudaBackend final : public Backend {
     download(twin, host);
   }
   void arange(const Array& dst, const Scalar& first, const Scalar& second) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_arange(device_, dst, first, second);
-      return;
-    }
-    Staging s(device_);
-    cpu_backend().arange(s.output(dst), first, second);
-    s.write_back(dst);
+    cuda::launch_arange(device_, dst, first, second);
   }
   void linspace(const Array& dst, const LinspaceSpec& spec) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_linspace(device_, dst, spec);
-      return;
-    }
-    Staging s(device_);
-    cpu_backend().linspace(s.output(dst), spec);
-    s.write_back(dst);
+    cuda::launch_linspace(device_, dst, spec);
   }
   void eval_expr(const expr::Node& root, std::span<const Array> outs) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_expr(device_, root, outs);
-      return;
-    }
-    Staging s(device_);
-    const expr::NodePtr tree = s.host(root);
-    std::vector<Array> host_outs;
-    for (const Array& out : outs) host_outs.push_back(s.output(out));
-    cpu_backend().eval_expr(*tree, host_outs);
-    for (const Array& out : outs) s.write_back(out);
+    cuda::launch_expr(device_, root, outs);
   }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_loop(device_, op, loop, in, broadcast, out, n);
-      return;
-    }
-    const LoopSignature& sig = ufunc_info(op).loops[loop];
-    cuda::activate(device_, "ufunc");
-    std::vector<std::vector<std::byte>> host_in(in.size());
-    std::vector<const void*> host_ptrs;
-    for (size_t k = 0; k < in.size(); ++k) {
-      host_in[k].resize((broadcast[k] ? 1 : n) * itemsize(sig.in[k]));
-      if (broadcast[k]) {
-        std::memcpy(host_in[k].data(), in[k], host_in[k].size());  // a scalar, on the host
-      } else {
-        cuda::check(cuda::driver()->cuMemcpyDtoHAsync(
-                        host_in[k].data(), reinterpret_cast<cuda::CUdeviceptr>(in[k]),
-                        host_in[k].size(), stream()),
-                    "ufunc");
-      }
-      host_ptrs.push_back(host_in[k].data());
-    }
-    cuda::check(cuda::driver()->cuStreamSynchronize(stream()), "ufunc");
-    std::vector<std::byte> host_out(n * itemsize(sig.out[0]));
-    cpu_backend().run_loop(op, loop, host_ptrs, broadcast, host_out.data(), n);
-    cuda::check(cuda::driver()->cuMemcpyHtoDAsync(reinterpret_cast<cuda::CUdeviceptr>(out),
-                                                  host_out.data(), host_out.size(), stream()),
-                "ufunc");
+    cuda::launch_loop(device_, op, loop, in, broadcast, out, n);
   }
   void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered,
               const Array& acc) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_reduce(device_, root, op, loop, ordered, acc);
-      return;
-    }
-    Staging s(device_);
-    cpu_backend().reduce(*s.host(root), op, loop, ordered, s.host(acc));
-    s.write_back(acc);
+    cuda::launch_reduce(device_, root, op, loop, ordered, acc);
   }
   void arg_reduce(const expr::Node& root, bool max, const Array& index) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_arg_reduce(device_, root, max, index);
-      return;
-    }
-    Staging s(device_);
-    const expr::NodePtr tree = s.host(root);
-    cpu_backend().arg_reduce(*tree, max, s.output(index));
-    s.write_back(index);
+    cuda::launch_arg_reduce(device_, root, max, index);
   }
   void scan(const expr::Node& root, Ufunc op, int loop, int axis, const Array& out) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_scan(device_, root, op, loop, axis, out);
-      return;
-    }
-    Staging s(device_);
-    const expr::NodePtr tree = s.host(root);
-    cpu_backend().scan(*tree, op, loop, axis, s.output(out));
-    s.write_back(out);
+    cuda::launch_scan(device_, root, op, loop, axis, out);
   }
-  void sort(const Array& a, bool stable) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_sort(device_, a);  // always stable
-      return;
-    }
-    Staging s(device_);
-    cpu_backend().sort(s.host(a), stable);
-    s.write_back(a);
+  void sort(const Array& a, bool /*stable: the merge sort always is*/) override {
+    cuda::launch_sort(device_, a);
   }
   void argsort(const Array& a, const Array& index) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_argsort(device_, a, index);
-      return;
-    }
-    Staging s(device_);
-    const Array host_a = s.host(a);
-    cpu_backend().argsort(host_a, s.output(index));
-    s.write_back(index);
+    cuda::launch_argsort(device_, a, index);
   }
   void searchsorted(const Array& sorted, const Array& values, bool right,
                     const Array& out) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_searchsorted(device_, sorted, values, right, out);
-      return;
-    }
-    Staging s(device_);
-    const Array host_sorted = s.host(sorted), host_values = s.host(values);
-    cpu_backend().searchsorted(host_sorted, host_values, right, s.output(out));
-    s.write_back(out);
+    cuda::launch_searchsorted(device_, sorted, values, right, out);
   }
   void gather(const Array& src, int npre, const Array& offsets, const Array& out) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_gather(device_, src, npre, offsets, out);
-      return;
-    }
-    Staging s(device_);
-    const Array host_src = s.host(src), host_offsets = s.host(offsets);
-    cpu_backend().gather(host_src, npre, host_offsets, s.output(out));
-    s.write_back(out);
+    cuda::launch_gather(device_, src, npre, offsets, out);
   }
   std::optional<int64_t> gather_index(const Array& src, int npre, const Array& index,
                                       int64_t extent, int64_t stride,
                                       const Array& out) override {
-    if (cuda::generated_kernels_enabled()) {
-      return cuda::launch_gather_index(device_, src, npre, index, extent, stride, out);
-    }
-    Staging s(device_);
-    const Array host_src = s.host(src), host_index = s.host(index);
-    auto bad = cpu_backend().gather_index(host_src, npre, host_index, extent, stride,
-                                          s.output(out));
-    s.write_back(out);
-    return bad;
+    return cuda::launch_gather_index(device_, src, npre, index, extent, stride, out);
   }
   void scatter(const Array& dst, int npre, const Array& offsets, const Array& values) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_scatter(device_, dst, npre, offsets, values);
-      return;
-    }
-    Staging s(device_);
-    cpu_backend().scatter(s.host(dst), npre, s.host(offsets), s.host(values));
-    s.write_back(dst);
+    cuda::launch_scatter(device_, dst, npre, offsets, values);
   }
   void compress(const Array& src, const Array& mask, const Array& out) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_compress(device_, src, mask, out);
-      return;
-    }
-    Staging s(device_);
-    const Array host_src = s.host(src), host_mask = s.host(mask);
-    cpu_backend().compress(host_src, host_mask, s.output(out));
-    s.write_back(out);
+    cuda::launch_compress(device_, src, mask, out);
   }
   void scatter_apply(const Array& dst, int npre, const Array& offsets, const Array& values,
                      Ufunc op, int loop) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_scatter_apply(device_, dst, npre, offsets, values, op, loop);
-      return;
-    }
-    Staging s(device_);
-    cpu_backend().scatter_apply(s.host(dst), npre, s.host(offsets), s.host(values), op, loop);
-    s.write_back(dst);
+    cuda::launch_scatter_apply(device_, dst, npre, offsets, values, op, loop);
   }
-  int64_t count_true(const Array& mask) override {
-    if (cuda::generated_kernels_enabled()) return cuda::count_true(device_, mask);
-    Staging s(device_);
-    return cpu_backend().count_true(s.host(mask));
-  }
+  int64_t count_true(const Array& mask) override { return cuda::count_true(device_, mask); }
   void flat_nonzero(const Array& mask, const Array& out) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_flat_nonzero(device_, mask, out);
-      return;
-    }
-    Staging s(device_);
-    const Array host_mask = s.host(mask);
-    cpu_backend().flat_nonzero(host_mask, s.output(out));
-    s.write_back(out);
+    cuda::launch_flat_nonzero(device_, mask, out);
   }
-  void gemm(const GemmCall& call) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_gemm(device_, call);
-      return;
-    }
-    Staging s(device_);
-    GemmCall host = call;
-    host.a = s.host(call.a);
-    host.b = s.host(call.b);
-    host.c = s.host(call.c);
-    cpu_backend().gemm(host);
-    s.write_back(call.c);
-  }
+  void gemm(const GemmCall& call) override { cuda::launch_gemm(device_, call); }
   void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info) override {
-    Staging s(device_);
-    cpu_backend().lu_factor(host(s, a), s.host(pivots), s.host(info));
-    write_back(s, {a.a, pivots, info});
+    cuda::cusolver_lu_factor(device_, a, pivots, info);
   }
   void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info) override {
-    Staging s(device_);
-    cpu_backend().solve(host(s, a), host(s, b), s.host(info));
-    write_back(s, {a.a, b.a, info});
+    cuda::cusolver_solve(device_, a, b, info);
   }
   void cholesky(const MatrixBatch& a, bool upper, const Array& info) override {
-    Staging s(device_);
-    cpu_backend().cholesky(host(s, a), upper, s.host(info));
-    write_back(s, {a.a, info});
+    cuda::cusolver_cholesky(device_, a, upper, info);
   }
   void qr(const MatrixBatch& a, const Array& tau, const Array& info) override {
-    Staging s(device_);
-    cpu_backend().qr(host(s, a), s.host(tau), s.host(info));
-    write_back(s, {a.a, tau, info});
+    cuda::cusolver_qr(device_, a, tau, info);
   }
   void qr_q(const MatrixBatch& q, const Array& tau, int64_t reflectors,
             const Array& info) override {
-    Staging s(device_);
-    cpu_backend().qr_q(host(s, q), s.host(tau), reflectors, s.host(info));
-    write_back(s, {q.a, info});
+    cuda::cusolver_qr_q(device_, q, tau, reflectors, info);
   }
   void svd(const MatrixBatch& a, const Array& sv, const MatrixBatch* u, const MatrixBatch* vt,
            bool full, const Array& info) override {
-    Staging s(device_);
-    std::optional<MatrixBatch> hu, hvt;
-    if (u) hu = host(s, *u);
-    if (vt) hvt = host(s, *vt);
-    cpu_backend().svd(host(s, a), s.host(sv), hu ? &*hu : nullptr, hvt ? &*hvt : nullptr, full,
-                      s.host(info));
-    write_back(s, {a.a, sv, info});
-    if (u) s.write_back(u->a);
-    if (vt) s.write_back(vt->a);
+    cuda::cusolver_svd(device_, a, sv, u, vt, full, info);
   }
   void eigh(const MatrixBatch& a, const Array& w, bool vectors, bool upper,
             const Array& info) override {
-    Staging s(device_);
-    cpu_backend().eigh(host(s, a), s.host(w), vectors, upper, s.host(info));
-    write_back(s, {a.a, w, info});
+    cuda::cusolver_eigh(device_, a, w, vectors, upper, info);
   }
   void eig(const MatrixBatch& a, const Array& w, const MatrixBatch* v,
            const Array& info) override {
-    Staging s(device_);
-    std::optional<MatrixBatch> hv;
-    if (v) hv = host(s, *v);
-    cpu_backend().eig(host(s, a), s.host(w), hv ? &*hv : nullptr, s.host(info));
-    write_back(s, {a.a, w, info});
-    if (v) s.write_back(v->a);
+    cuda::cusolver_eig(device_, a, w, v, info);
   }
   void lstsq(const MatrixBatch& a, const MatrixBatch& b, const Array& sv, const Array& rank,
              double rcond, const Array& info) override {
-    Staging s(device_);
-    cpu_backend().lstsq(host(s, a), host(s, b), s.host(sv), s.host(rank), rcond, s.host(info));
-    write_back(s, {a.a, b.a, sv, rank, info});
+    cuda::cusolver_lstsq(device_, a, b, sv, rank, rcond, info);
   }
   void fft(const FftCall& call) override { cuda::cufft_execute(device_, call); }
-  void random(const RandomCall& call) override {
-    if (cuda::generated_kernels_enabled()) {
-      cuda::launch_random(device_, call);
-      return;
-    }
-    Staging s(device_);
-    RandomCall host = call;
-    host.a = s.host(call.a);
-    host.b = s.host(call.b);
-    host.out = s.output(call.out);
-    cpu_backend().random(host);
-    s.write_back(call.out);
-  }
+  void random(const RandomCall& call) override { cuda::launch_random(device_, call); }
 
  private:
   cuda::CUstream stream() const {
@@ -374,14 +183,6 @@ class CudaBackend final : public Backend {
   }
   static cuda::CUdeviceptr device_ptr(const Array& a) {
     return reinterpret_cast<cuda::CUdeviceptr>(a.data());
-  }
-  static MatrixBatch host(Staging& s, const MatrixBatch& m) {
-    MatrixBatch h = m;
-    h.a = s.host(m.a);
-    return h;
-  }
-  static void write_back(Staging& s, std::initializer_list<Array> arrays) {
-    for (const Array& a : arrays) s.write_back(a);
   }
 
   int device_;

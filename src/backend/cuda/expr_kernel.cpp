@@ -65,14 +65,6 @@ std::string failure_report(const Module& module, const std::string& what) {
          saved + ":\n" + what;
 }
 
-std::atomic<bool>& generated_kernels() {
-  static std::atomic<bool> enabled = [] {
-    const char* v = std::getenv("TESSERA_CUDA_CODEGEN");
-    return v == nullptr || std::string(v) != "0";
-  }();
-  return enabled;
-}
-
 }  // namespace
 
 int multiprocessors(int device) {
@@ -96,9 +88,6 @@ uintptr_t generated_function(const std::string& key, const std::function<std::st
     throw CudaRuntimeError(failure_report(module, e.what()));
   }
 }
-
-bool generated_kernels_enabled() { return generated_kernels().load(); }
-void set_generated_kernels(bool enabled) { generated_kernels().store(enabled); }
 
 const std::vector<std::string>& generated_kernel_options() {
   static const std::vector<std::string> options = [] {

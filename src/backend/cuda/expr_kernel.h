@@ -15,11 +15,6 @@
 
 namespace tessera::cuda {
 
-// Whether eval_expr and run_loop on CUDA devices run generated kernels: yes, unless
-// TESSERA_CUDA_CODEGEN=0 asks for the staging path (to compare the two); tests switch it.
-bool generated_kernels_enabled();
-void set_generated_kernels(bool enabled);
-
 // Evaluates `root` into `outs` (see Backend::eval_expr) on CUDA device `device`.
 void launch_expr(int device, const expr::Node& root, std::span<const Array> outs);
 
