@@ -223,13 +223,7 @@ void unpack_real_eigen(int device, const Array& packed, const Array& parts, cons
       reinterpret_cast<uint64_t>(w.data()), v ? reinterpret_cast<uint64_t>(v->a.data()) : 0,
       static_cast<uint64_t>(n), static_cast<uint64_t>(batch),
       static_cast<uint64_t>(v ? v->ld : 1), static_cast<uint64_t>(v ? v->stride : 0)};
-  constexpr unsigned kBlock = 256;
-  const int64_t total = batch * n * (v ? n : 1);
-  const int64_t needed = (total + kBlock - 1) / kBlock;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>(needed, 32 * multiprocessors(device)));
-  std::vector<void*> params = {words.data()};
-  launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)), params,
-         "eig");
+  launch_grid_stride(function, device, batch * n * (v ? n : 1), words.data(), "eig");
 }
 
 }  // namespace

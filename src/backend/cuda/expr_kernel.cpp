@@ -76,6 +76,17 @@ int multiprocessors(int device) {
   return it->second;
 }
 
+void launch_grid_stride(uintptr_t function, int device, int64_t total, void* words,
+                        const char* api) {
+  if (total == 0) return;
+  const int64_t needed = (total + kBlock - 1) / kBlock;
+  const auto blocks =
+      static_cast<unsigned>(std::min<int64_t>(needed, int64_t{32} * multiprocessors(device)));
+  std::vector<void*> params = {words};
+  launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)),
+         params, api);
+}
+
 uintptr_t generated_function(const std::string& key, const std::function<std::string()>& render,
                              const char* name, int device) {
   Module& module = module_for(key, render);
@@ -107,15 +118,7 @@ void launch_expr(int device, const expr::Node& root, std::span<const Array> outs
   const uintptr_t function = generated_function(
       key, [&] { return render_cuda(plan, layout.axes); }, kExprKernelName, device);
   std::vector<uint64_t> words = kernel_params(plan, layout);
-  std::vector<void*> params = {words.data()};
-  const int64_t n = outs.front().size();
-  const int64_t blocks_needed = (n + kBlock - 1) / kBlock;
-  // Enough blocks to fill every multiprocessor many times over; the grid-stride loop covers
-  // the rest, so huge arrays do not launch millions of blocks.
-  const int64_t most = int64_t{32} * multiprocessors(device);
-  const unsigned blocks = static_cast<unsigned>(std::min(blocks_needed, most));
-  launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)),
-         params, "eval");
+  launch_grid_stride(function, device, outs.front().size(), words.data(), "eval");
 }
 
 void launch_loop(int device, Ufunc op, int loop, std::span<const void* const> in,

@@ -34,6 +34,13 @@ uintptr_t generated_function(const std::string& key, const std::function<std::st
 // The device's multiprocessors, asked once: launch shapes fill them.
 int multiprocessors(int device);
 
+// Launches `function`, a kernel of 256-thread blocks whose grid-stride loop covers `total`
+// independent elements, with `words` its one parameter, on `device`'s current stream: a
+// block per 256 elements, at most 32 per multiprocessor (the loop covers the rest, so huge
+// arrays do not launch millions of blocks). Nothing when `total` is 0.
+void launch_grid_stride(uintptr_t function, int device, int64_t total, void* words,
+                        const char* api);
+
 // The options generated kernels compile with: the toolkit's headers (libcu++, cuda_fp16.h)
 // and no contraction of a * b + c into one rounding, which the CPU build does not do
 // either, so both give the same bits for the same arithmetic.

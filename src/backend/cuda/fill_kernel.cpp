@@ -14,7 +14,6 @@
 namespace tessera::cuda {
 namespace {
 
-constexpr unsigned kBlock = 256;
 constexpr const char* kFillKernelName = "ts_fill";
 
 // device/fill.cuh's FillParams and its words.
@@ -27,11 +26,7 @@ void run_fill(int device, const std::string& body, int64_t n, FillWords& words) 
   const uintptr_t function =
       generated_function("fill:" + body, [&] { return render_fill(body); }, kFillKernelName,
                          device);
-  const int64_t needed = (n + kBlock - 1) / kBlock;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>(needed, 32 * multiprocessors(device)));
-  std::vector<void*> params = {words.data()};
-  launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)),
-         params, "fill");
+  launch_grid_stride(function, device, n, words.data(), "fill");
 }
 
 }  // namespace

@@ -59,11 +59,7 @@ void run(int device, const char* name, int64_t threads, IndexWords& words) {
   if (threads == 0) return;
   const uintptr_t function =
       generated_function("index", [] { return render_index(); }, name, device);
-  const int64_t needed = (threads + kBlock - 1) / kBlock;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>(needed, 32 * multiprocessors(device)));
-  std::vector<void*> params = {words.data()};
-  launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)),
-         params, "index");
+  launch_grid_stride(function, device, threads, words.data(), "index");
 }
 
 // Reads one int64 of device memory: the host waits for the stream.
@@ -195,11 +191,7 @@ void launch_scatter_apply(int device, const Array& dst, int npre, const Array& o
                           ":" + std::string(dtype_name(dst.dtype()));
   const uintptr_t function = generated_function(
       key, [&] { return render_apply_at(op, loop, dst.dtype()); }, "ts_at", device);
-  const int64_t needed = (threads + kBlock - 1) / kBlock;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>(needed, 32 * multiprocessors(device)));
-  std::vector<void*> params = {w.data()};
-  launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)),
-         params, "ufunc.at");
+  launch_grid_stride(function, device, threads, w.data(), "ufunc.at");
 }
 
 void launch_compress(int device, const Array& src, const Array& mask, const Array& out) {

@@ -14,8 +14,6 @@
 namespace tessera::cuda {
 namespace {
 
-constexpr unsigned kBlock = 256;
-
 void integer_gemm(int device, const GemmCall& call) {
   const int64_t total = call.batch * call.m * call.n;
   if (total == 0) return;
@@ -31,11 +29,7 @@ void integer_gemm(int device, const GemmCall& call) {
       static_cast<uint64_t>(call.ldc), static_cast<uint64_t>(call.batch),
       static_cast<uint64_t>(call.stride_a), static_cast<uint64_t>(call.stride_b),
       static_cast<uint64_t>(call.stride_c), call.trans_a ? 1u : 0u, call.trans_b ? 1u : 0u};
-  const int64_t needed = (total + kBlock - 1) / kBlock;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>(needed, 32 * multiprocessors(device)));
-  std::vector<void*> params = {w.data()};
-  launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)),
-         params, "matmul");
+  launch_grid_stride(function, device, total, w.data(), "matmul");
 }
 
 }  // namespace

@@ -122,6 +122,15 @@ std::string prologue() {
          "*>(at));\n";
   }
   s += "  }\n  return T();\n}\n}  // namespace tessera::kernels\n";
+  // The loop of the device files' kernels whose elements are independent: f(i) for every i
+  // in [0, n), spread over the grid's threads in index type I.
+  s += "namespace tessera::device {\ntemplate <class I, class F>\n"
+       "__device__ __forceinline__ void grid_stride(I n, F&& f) {\n"
+       "  const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);\n"
+       "  for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) +\n"
+       "             static_cast<I>(threadIdx.x);\n"
+       "       i < n; i += step) {\n"
+       "    f(i);\n  }\n}\n}  // namespace tessera::device\n";
   return s;
 }
 

@@ -13,7 +13,6 @@
 namespace tessera::cuda {
 namespace {
 
-constexpr unsigned kBlock = 256;
 constexpr int64_t kRun = 8;  // device/sort.cuh's runs sorted by insertion
 
 // device/sort.cuh's SortParams and its words.
@@ -26,11 +25,7 @@ void run(int device, DType dtype, const char* name, int64_t items, SortWords& wo
   if (items == 0) return;
   const uintptr_t function = generated_function(
       "sort:" + std::string(dtype_name(dtype)), [&] { return render_sort(dtype); }, name, device);
-  const int64_t needed = (items + kBlock - 1) / kBlock;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>(needed, 32 * multiprocessors(device)));
-  std::vector<void*> params = {words.data()};
-  launch(function, {blocks, 1, 1}, {kBlock, 1, 1}, 0, current_stream(Device::cuda(device)),
-         params, "sort");
+  launch_grid_stride(function, device, items, words.data(), "sort");
 }
 
 // `a`'s values as C-contiguous rows: `a` itself when it is, else a copy on the device.

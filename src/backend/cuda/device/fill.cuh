@@ -26,22 +26,11 @@ __device__ __forceinline__ T word_value(const FillParams& p, int w) {
   return *reinterpret_cast<const T*>(&p.w[w]);
 }
 
-// Every element from a grid-stride loop in 64-bit indices: fills are memory-bound and their
-// elements independent.
-template <class F>
-__device__ __forceinline__ void each_index(long long n, F&& f) {
-  const long long step = static_cast<long long>(blockDim.x) * gridDim.x;
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += step) {
-    f(i);
-  }
-}
-
 template <class T>
 __device__ void arange_fill(const FillParams& p) {
   T* out = reinterpret_cast<T*>(p.w[kOut].a);
   const T first = word_value<T>(p, kValues), second = word_value<T>(p, kValues + 2);
-  each_index(p.w[kCount].i, [&](long long i) {
+  grid_stride<long long>(p.w[kCount].i, [&](long long i) {
     out[i] = tessera::kernels::arange_value(static_cast<int64_t>(i), first, second);
   });
 }
@@ -56,7 +45,7 @@ __device__ void linspace_fill(const FillParams& p) {
       p.w[kValues + 8].i,            (flags & 1) != 0,
       (flags & 2) != 0,              (flags & 4) != 0};
   const long long n = p.w[kCount].i;
-  each_index(n, [&](long long i) { out[i] = values(static_cast<int64_t>(i), n); });
+  grid_stride<long long>(n, [&](long long i) { out[i] = values(static_cast<int64_t>(i), n); });
 }
 
 // The uniform stream's block g: elements [g * per, g * per + per) of a float64 stream
@@ -86,7 +75,7 @@ template <class T, class F>
 __device__ __forceinline__ void each_block(const FillParams& p, F&& f) {
   constexpr int per = UniformBlock<T>::per;
   const long long n = p.w[kCount].i;
-  each_index((n + per - 1) / per, [&](long long g) {
+  grid_stride<long long>((n + per - 1) / per, [&](long long g) {
     const UniformBlock<T> block(p, g);
     for (int j = 0; j < per && g * per + j < n; ++j) f(g * per + j, block, j);
   });
@@ -122,13 +111,21 @@ __device__ void exponential_fill(const FillParams& p) {
   });
 }
 
-// The samplers of one private stream per element (kernels::PhiloxStream).
+// The samplers of one private stream per element (kernels::PhiloxStream): `f(i, stream)`
+// writes element i.
+template <class F>
+__device__ __forceinline__ void each_stream(const FillParams& p, F&& f) {
+  grid_stride<long long>(p.w[kCount].i, [&](long long i) {
+    tessera::kernels::PhiloxStream s(p.w[kKey].u, static_cast<uint64_t>(i),
+                                     static_cast<uint32_t>(p.w[kCall].u));
+    f(i, s);
+  });
+}
+
 template <class T>
 __device__ void integers_fill(const FillParams& p) {
   T* out = reinterpret_cast<T*>(p.w[kOut].a);
-  each_index(p.w[kCount].i, [&](long long i) {
-    tessera::kernels::PhiloxStream s(p.w[kKey].u, static_cast<uint64_t>(i),
-                                     static_cast<uint32_t>(p.w[kCall].u));
+  each_stream(p, [&](long long i, tessera::kernels::PhiloxStream& s) {
     out[i] = static_cast<T>(p.w[kLow].u + tessera::kernels::bounded(s, p.w[kRange].u));
   });
 }
@@ -136,9 +133,7 @@ __device__ void integers_fill(const FillParams& p) {
 __device__ inline void gamma_fill(const FillParams& p) {
   double* out = reinterpret_cast<double*>(p.w[kOut].a);
   const double* shape = reinterpret_cast<const double*>(p.w[kParamA].a);
-  each_index(p.w[kCount].i, [&](long long i) {
-    tessera::kernels::PhiloxStream s(p.w[kKey].u, static_cast<uint64_t>(i),
-                                     static_cast<uint32_t>(p.w[kCall].u));
+  each_stream(p, [&](long long i, tessera::kernels::PhiloxStream& s) {
     out[i] = tessera::kernels::standard_gamma(s, shape[i]);
   });
 }
@@ -146,9 +141,7 @@ __device__ inline void gamma_fill(const FillParams& p) {
 __device__ inline void poisson_fill(const FillParams& p) {
   long long* out = reinterpret_cast<long long*>(p.w[kOut].a);
   const double* lam = reinterpret_cast<const double*>(p.w[kParamA].a);
-  each_index(p.w[kCount].i, [&](long long i) {
-    tessera::kernels::PhiloxStream s(p.w[kKey].u, static_cast<uint64_t>(i),
-                                     static_cast<uint32_t>(p.w[kCall].u));
+  each_stream(p, [&](long long i, tessera::kernels::PhiloxStream& s) {
     out[i] = tessera::kernels::poisson(s, lam[i]);
   });
 }
@@ -157,9 +150,7 @@ __device__ inline void binomial_fill(const FillParams& p) {
   long long* out = reinterpret_cast<long long*>(p.w[kOut].a);
   const double* prob = reinterpret_cast<const double*>(p.w[kParamA].a);
   const long long* trials = reinterpret_cast<const long long*>(p.w[kParamB].a);
-  each_index(p.w[kCount].i, [&](long long i) {
-    tessera::kernels::PhiloxStream s(p.w[kKey].u, static_cast<uint64_t>(i),
-                                     static_cast<uint32_t>(p.w[kCall].u));
+  each_stream(p, [&](long long i, tessera::kernels::PhiloxStream& s) {
     out[i] = tessera::kernels::binomial(s, trials[i], prob[i]);
   });
 }

@@ -206,16 +206,13 @@ __device__ void fold_partials(const typename Traits::Params& p) {
   const F* partials = reinterpret_cast<const F*>(p.w[Traits::kPartials].a);
   const I outputs = static_cast<I>(p.w[Traits::kOutputs].i);
   const I chunks = static_cast<I>(p.w[Traits::kChunks].i);
-  const I stride = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
-  for (I o = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) +
-             static_cast<I>(threadIdx.x);
-       o < outputs; o += stride) {
+  grid_stride<I>(outputs, [&](I o) {
     F folded = partials[o];
     for (I c = 1; c < chunks; ++c) Traits::Fold::merge(folded, partials[c * outputs + o]);
     char* base[Traits::kOperands];
     output_addresses<Traits>(p, o, base);
     Traits::finish(p, base, folded);
-  }
+  });
 }
 
 // An op combined strictly in index order (subtract, divide, ldexp ...), from the value
@@ -225,10 +222,7 @@ __device__ void fold_ordered(const typename Traits::Params& p) {
   using Acc = typename Traits::Acc;
   const I outputs = static_cast<I>(p.w[Traits::kOutputs].i);
   const I walked = static_cast<I>(p.w[Traits::kWalked].i);
-  const I stride = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
-  for (I o = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) +
-             static_cast<I>(threadIdx.x);
-       o < outputs; o += stride) {
+  grid_stride<I>(outputs, [&](I o) {
     char* base[Traits::kOperands];
     output_addresses<Traits>(p, o, base);
     Acc acc = *reinterpret_cast<const Acc*>(base[0]);
@@ -238,7 +232,7 @@ __device__ void fold_ordered(const typename Traits::Params& p) {
       acc = Traits::combine(acc, Traits::value(p, at));
     }
     *reinterpret_cast<Acc*>(base[0]) = acc;
-  }
+  });
 }
 
 // The inclusive scan along the one walked axis, strictly in order: one thread per line,
@@ -249,10 +243,7 @@ __device__ void scan_lines(const typename Traits::Params& p) {
   using Acc = typename Traits::Acc;
   const I outputs = static_cast<I>(p.w[Traits::kOutputs].i);
   const I walked = static_cast<I>(p.w[Traits::kWalked].i);
-  const I stride = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);
-  for (I o = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) +
-             static_cast<I>(threadIdx.x);
-       o < outputs; o += stride) {
+  grid_stride<I>(outputs, [&](I o) {
     char* base[Traits::kOperands];
     output_addresses<Traits>(p, o, base);
     Acc run{};
@@ -263,7 +254,7 @@ __device__ void scan_lines(const typename Traits::Params& p) {
       run = j == 0 ? v : Traits::combine(run, v);
       *reinterpret_cast<Acc*>(at[0]) = run;
     }
-  }
+  });
 }
 
 }  // namespace tessera::device

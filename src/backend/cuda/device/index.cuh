@@ -75,15 +75,6 @@ __device__ __forceinline__ void with_element_size(long long size, Args&... args)
   }
 }
 
-template <class F>
-__device__ __forceinline__ void each_position(long long n, F&& f) {
-  const long long step = static_cast<long long>(blockDim.x) * gridDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
-       t += step) {
-    f(t);
-  }
-}
-
 // out[p, b, q] = array[p, q] displaced by offsets[b] (out's flat position t = (p, b, q)).
 struct GatherOffsets {
   template <int Size>
@@ -92,7 +83,7 @@ struct GatherOffsets {
     const int npre = static_cast<int>(p.w[kNpre].i);
     const int npost = static_cast<int>(p.w[kNdim].i) - npre;
     const long long* offsets = reinterpret_cast<const long long*>(p.w[kOffsets].a);
-    each_position(p.w[kPre].i * nb * post, [&](long long t) {
+    grid_stride<long long>(p.w[kPre].i * nb * post, [&](long long t) {
       const long long q = t % post, rest = t / post;
       const char* from = p.w[kArray].a + dims_offset(p, 0, npre, rest / nb) +
                          offsets[rest % nb] + dims_offset(p, npre, npost, q);
@@ -116,7 +107,7 @@ struct GatherIndices {
     const int npost = static_cast<int>(p.w[kNdim].i) - npre;
     const long long* indices = reinterpret_cast<const long long*>(p.w[kOffsets].a);
     unsigned long long* bad = reinterpret_cast<unsigned long long*>(p.w[kBad].a);
-    each_position(p.w[kPre].i * nb * post, [&](long long t) {
+    grid_stride<long long>(p.w[kPre].i * nb * post, [&](long long t) {
       const long long q = t % post, rest = t / post;
       long long i = indices[rest % nb];
       i += i < 0 ? extent : 0;
@@ -143,7 +134,7 @@ __device__ __forceinline__ void scatter_each(const IndexParams& p, long long val
   const int npre = static_cast<int>(p.w[kNpre].i);
   const int npost = static_cast<int>(p.w[kNdim].i) - npre;
   const long long* offsets = reinterpret_cast<const long long*>(p.w[kOffsets].a);
-  each_position(p.w[kPre].i * post, [&](long long t) {
+  grid_stride<long long>(p.w[kPre].i * post, [&](long long t) {
     const long long q = t % post, pre = t / post;
     char* row = p.w[kArray].a + dims_offset(p, 0, npre, pre) + dims_offset(p, npre, npost, q);
     const char* values = p.w[kFlat].a + (pre * nb * post + q) * value_size;

@@ -27,14 +27,12 @@ __device__ void unpack_real_eigen(const EigenParams& p) {
   const long long n = p.w[kEigenN].i, ld = p.w[kEigenLd].i, stride = p.w[kEigenStride].i;
   const long long rows = packed ? n : 1;
   const long long total = p.w[kEigenBatch].i * n * rows;
-  const long long step = static_cast<long long>(blockDim.x) * gridDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
-       t += step) {
+  grid_stride<long long>(total, [&](long long t) {
     const long long r = t % rows, j = t / rows % n, b = t / (rows * n);
     const R* part = parts + b * 2 * n;
     const R imag = part[n + j];
     if (r == 0) values[b * n + j] = C(part[j], imag);
-    if (!packed) continue;
+    if (!packed) return;
     const R* column = packed + b * n * n + r;
     R re = column[j * n], im = 0;
     if (imag > 0) {
@@ -44,7 +42,7 @@ __device__ void unpack_real_eigen(const EigenParams& p) {
       im = -column[j * n];
     }
     vectors[b * stride + r + j * ld] = C(re, im);
-  }
+  });
 }
 
 }  // namespace tessera::device

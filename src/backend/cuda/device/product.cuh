@@ -26,9 +26,7 @@ __device__ void integer_product(const ProductParams& p) {
   const long long lda = p.w[kLda].i, ldb = p.w[kLdb].i, ldc = p.w[kLdc].i;
   const bool trans_a = p.w[kTransA].i != 0, trans_b = p.w[kTransB].i != 0;
   const long long total = p.w[kBatch].i * m * n;
-  const long long step = static_cast<long long>(blockDim.x) * gridDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
-       t += step) {
+  grid_stride<long long>(total, [&](long long t) {
     const long long i = t % m, j = t / m % n, batch = t / (m * n);
     const T* a = a0 + batch * p.w[kStrideA].i;
     const T* b = b0 + batch * p.w[kStrideB].i;
@@ -39,7 +37,7 @@ __device__ void integer_product(const ProductParams& p) {
       acc = static_cast<T>(tessera::kernels::Add{}(acc, tessera::kernels::Multiply{}(x, y)));
     }
     c0[batch * p.w[kStrideC].i + i + j * ldc] = acc;
-  }
+  });
 }
 
 }  // namespace tessera::device

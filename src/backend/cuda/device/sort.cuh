@@ -29,15 +29,6 @@ enum SortWord {
   // them), and writes int64 positions to kIndexOut.
 };
 
-template <class F>
-__device__ __forceinline__ void each_item(long long n, F&& f) {
-  const long long step = static_cast<long long>(blockDim.x) * gridDim.x;
-  for (long long t = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; t < n;
-       t += step) {
-    f(t);
-  }
-}
-
 // Each run of kRun elements of every row sorted in place, stably; with indices, each
 // element's index in its row is written first.
 template <class T, bool Indexed>
@@ -46,7 +37,7 @@ __device__ void sort_runs(const SortParams& p) {
   long long* index = reinterpret_cast<long long*>(p.w[kIndexIn].a);
   const long long length = p.w[kLength].i;
   const long long runs = (length + kRun - 1) / kRun;
-  each_item(p.w[kRows].i * runs, [&](long long t) {
+  grid_stride<long long>(p.w[kRows].i * runs, [&](long long t) {
     const long long row = t / runs, begin = (t % runs) * kRun;
     const long long end = begin + kRun < length ? begin + kRun : length;
     T* k = keys + row * length;
@@ -100,7 +91,7 @@ __device__ void merge_pass(const SortParams& p) {
   const long long* index_in = reinterpret_cast<const long long*>(p.w[kIndexIn].a);
   long long* index_out = reinterpret_cast<long long*>(p.w[kIndexOut].a);
   const long long length = p.w[kLength].i, width = p.w[kWidth].i;
-  each_item(p.w[kRows].i * length, [&](long long t) {
+  grid_stride<long long>(p.w[kRows].i * length, [&](long long t) {
     const long long row = t / length, i = t % length;
     const long long lo = i / (2 * width) * (2 * width);
     const long long mid = lo + width < length ? lo + width : length;
@@ -123,7 +114,7 @@ __device__ void search_sorted(const SortParams& p) {
   long long* out = reinterpret_cast<long long*>(p.w[kIndexOut].a);
   const long long length = p.w[kLength].i;
   const bool right = p.w[kRight].i != 0;
-  each_item(p.w[kRows].i, [&](long long t) {
+  grid_stride<long long>(p.w[kRows].i, [&](long long t) {
     out[t] = rank_in(sorted, length, values[t], right);
   });
 }
