@@ -160,4 +160,14 @@ Casting to_casting(nb::handle obj, std::string_view api) {
                    "'unsafe' (got " + nb::cast<std::string>(nb::repr(obj)) + ")");
 }
 
+void warn_complex_cast(DType from, DType to) {
+  if (!is_complex(from) || is_complex(to) || to == DType::Bool) return;
+  static nb::object* category =
+      new nb::object(nb::module_::import_("numpy.exceptions").attr("ComplexWarning"));
+  if (PyErr_WarnEx(category->ptr(), "Casting complex values to real discards the imaginary part",
+                   1) < 0) {
+    throw nb::python_error();
+  }
+}
+
 }  // namespace tessera::py

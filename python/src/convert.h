@@ -37,6 +37,11 @@ Casting to_casting(nb::handle obj, std::string_view api);
 // Axis arguments: an int or a sequence of ints.
 std::vector<int> to_axes(nb::handle obj, const char* api);
 
+// NumPy's ComplexWarning where a cast from `from` to `to` drops imaginary parts (complex to
+// a real or integer dtype; bool only tests for non-zero). Raises what the warnings filter
+// makes of it.
+void warn_complex_cast(DType from, DType to);
+
 // Python's own message for "x cannot be interpreted as an integer" style conversions.
 int64_t to_int64(nb::handle obj, const char* api, const char* what);
 

@@ -1,6 +1,7 @@
 // Entry points for array creation. The Python layer (tessera/_creation.py) resolves NumPy's
 // argument conventions; these take resolved dtypes, shapes and values.
 
+#include <algorithm>
 #include <memory>
 #include <nanobind/stl/string.h>
 
@@ -59,8 +60,11 @@ Array array_from_host(nb::handle obj, const char* api) {
   Dims shape(v.shape, v.shape + v.ndim);
   Dims strides = v.strides ? Dims(v.strides, v.strides + v.ndim)
                            : contiguous_strides(shape, v.itemsize, Order::C);
-  if (shape.product() == 0 && nb::hasattr(obj, "strides")) {
-    // The buffer protocol makes up strides for empty arrays; keep the object's own.
+  // The buffer protocol makes up strides for empty arrays, and NumPy's rewrites those of
+  // length-1 axes in contiguous ones; keep the object's own, which order='K' copies and
+  // empty_like follow as NumPy's do.
+  const bool unit_axis = std::find(shape.begin(), shape.end(), 1) != shape.end();
+  if ((shape.product() == 0 || unit_axis) && nb::hasattr(obj, "strides")) {
     strides = to_shape(obj.attr("strides"), api);
   }
   // The buffer spans the lowest to the highest address the strides reach.

@@ -196,6 +196,7 @@ void bind_indexing(nb::class_<NdArray>& cls) {
     if (!is_basic(parsed)) {
       if (!a.writeable()) throw ValueError("[setitem] assignment destination is read-only");
       Array src = value_array(value, a, "setitem", /*element=*/false, /*advanced=*/true);
+      warn_complex_cast(src.dtype(), a.dtype());
       without_gil([&] {
         setitem(a, parsed, src);
         return 0;
@@ -209,6 +210,7 @@ void bind_indexing(nb::class_<NdArray>& cls) {
                     [](const IndexItem& i) { return i.kind == IndexItem::Integer; });
     Array target = a.index(items);
     Array src = value_array(value, target, "setitem", element);
+    warn_complex_cast(src.dtype(), target.dtype());
     without_gil([&] {
       target.assign(src);
       return 0;

@@ -206,7 +206,11 @@ void bind_ndarray(nb::module_& m) {
     if (a.ndim() < 2) throw ValueError("[mT] matrix transpose needs at least 2 dimensions");
     return wrap_view(a.swapaxes(-1, -2), s);
   });
-  cls.def_prop_ro("real", [](nb::handle s) { return wrap_view(unwrap(s).array.real(), s); });
+  // A real array's real part is the array itself, as NumPy's (`x.real is x`).
+  cls.def_prop_ro("real", [](nb::handle s) -> nb::object {
+    const Array& a = unwrap(s).array;
+    return is_complex(a.dtype()) ? wrap_view(a.real(), s) : nb::borrow(s);
+  });
   cls.def_prop_ro("imag", [](nb::handle s) {
     const Array& a = unwrap(s).array;
     return is_complex(a.dtype()) ? wrap_view(a.imag(), s) : wrap(a.imag());

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "convert.h"
+#include "core/ufunc_resolve.h"
 #include "kernels/loop_signature.h"
 #include "ndarray.h"
 #include "tessera/errors.h"
@@ -225,6 +226,14 @@ nb::object call_ufunc(const UfuncObject& self, nb::args args, nb::kwargs kwargs)
   }
   if (where.is_valid() && !(PyBool_Check(where.ptr()) && where.ptr() == Py_True)) {
     opts.where = where_mask_operand(where, device, name);
+  }
+  if (any_out) {
+    // Complex results cast into real outputs (casting='unsafe'): NumPy's ComplexWarning,
+    // before anything is written.
+    const LoopSignature& sig = info.loops[resolve_loop(self.op, inputs, opts)];
+    for (int j = 0; j < info.nout; ++j) {
+      if (opts.out[j]) warn_complex_cast(sig.out[j], opts.out[j]->dtype());
+    }
   }
   std::vector<Array> results = run(self.op, inputs, opts);
   auto result = [&](int j) -> nb::object {
@@ -461,6 +470,7 @@ void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class) {
     const Array from = copy || dt != a.dtype() ? on_current_cuda_device(a) : a;
     const bool moved = from.device() != a.device();
     Array out = astype(from, dt, to_casting(casting, "astype"), copy && !moved, o);
+    warn_complex_cast(a.dtype(), dt);
     if (out.buffer() == a.buffer()) return nb::borrow(self);
     return wrap(std::move(out));
   }, nb::arg("self"), nb::arg("dtype").none(), nb::arg("order").none(),

@@ -337,11 +337,19 @@ def _element_steps(shape, order):
     return steps[::-1] if order == "C" else steps
 
 
+def _c_or_f(api, order):
+    """NumPy's order for flat indices: 'C' (also None) or 'F', in either case."""
+    if order is None:
+        return "C"
+    if isinstance(order, str) and order.upper() in ("C", "F"):
+        return order.upper()
+    raise ValueError(f"[{api}] only 'C' or 'F' order is permitted")
+
+
 def unravel_index(indices, shape, order="C"):
     """Flat indices as a tuple of coordinate arrays for `shape`."""
     shape = _dims("unravel_index", shape)
-    if order not in ("C", "F"):
-        raise ValueError("[unravel_index] only 'C' or 'F' order is permitted")
+    order = _c_or_f("unravel_index", order)
     idx = _index_array("unravel_index", indices, None)
     size = builtins.int(np.prod(shape, dtype=np.int64))
     outside = logical_or(less(idx, 0), greater_equal(idx, size))
@@ -358,6 +366,7 @@ def unravel_index(indices, shape, order="C"):
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """Coordinate arrays as flat indices into an array of shape `dims`."""
     dims = _dims("ravel_multi_index", dims)
+    order = _c_or_f("ravel_multi_index", order)
     if len(multi_index) != len(dims):
         raise ValueError(f"[ravel_multi_index] parameter multi_index must be a sequence of "
                          f"length {len(dims)}")

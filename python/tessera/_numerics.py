@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from . import _core
-from ._creation import arange, asarray, operand, zeros
+from ._creation import arange, asarray, empty, operand, zeros
 from ._elementwise import (add, clip, conjugate, divide, equal, isnan, multiply,
                            subtract, where)
 from ._joining import concatenate, stack
@@ -246,16 +246,26 @@ def interp(x, xp, fp, left=None, right=None, period=None):
         return result.astype(fp.dtype, copy=False)
     j = _core._searchsorted(xp, x, True, None) - 1
     j = where(j < 0, 0, where(j > n - 2, n - 2, j))
+    if not complex_fp:
+        return _interp_segments(x, xp, j, fp, left_value, right_value)
+    # NumPy interpolates a complex fp's real and imaginary parts each as a real fp: complex
+    # arithmetic would turn an infinite part into nan in the other (inf * 0j).
+    out = empty(x.shape, dtype=fp.dtype)
+    out.real = _interp_segments(x, xp, j, fp.real, left_value.real, right_value.real)
+    out.imag = _interp_segments(x, xp, j, fp.imag, left_value.imag, right_value.imag)
+    return out
+
+
+def _interp_segments(x, xp, j, fp, left_value, right_value):
+    """interp's values of a real fp at x, whose segments (index of the left point) are j."""
     x0, x1 = xp[j], xp[j + 1]
     y0, y1 = fp[j], fp[j + 1]
     slope = divide(subtract(y1, y0), subtract(x1, x0))
     value = add(multiply(slope, subtract(x, x0)), y0)
     # NumPy's fallbacks for an infinite slope: from the right point, then the flat value.
     again = add(multiply(slope, subtract(x, x1)), y1)
-    nan_value = isnan(value.real) if complex_fp else isnan(value)
-    value = where(nan_value, again, value)
-    nan_again = isnan(value.real) if complex_fp else isnan(value)
-    value = where(nan_again & equal(y0, y1), y0, value)
+    value = where(isnan(value), again, value)
+    value = where(isnan(value) & equal(y0, y1), y0, value)
     value = where(equal(x, x0), y0, value)  # on a sample point: its value, exactly
     value = where(equal(x, xp[-1]), fp[-1], value)
     value = where(x < xp[0], left_value, value)

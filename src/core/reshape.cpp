@@ -4,6 +4,7 @@
 #include <numeric>
 #include <string>
 
+#include "core/keep_order.h"
 #include "tessera/array.h"
 #include "tessera/errors.h"
 
@@ -125,31 +126,11 @@ Array Array::ravel(Order order) const {
   return flatten(order);
 }
 
-// NumPy's iterator order for order='K': an insertion sort by decreasing absolute stride in
-// which a zero stride (a broadcast axis) constrains nothing, so ambiguous axes keep C order.
-static std::vector<int> keep_order_axes(const Dims& strides) {
-  std::vector<int> perm(strides.size());
-  std::iota(perm.begin(), perm.end(), 0);
-  auto stride = [&](int axis) { return std::llabs(strides[axis]); };
-  for (int i = 1; i < strides.size(); ++i) {
-    const int axis = perm[i];
-    int pos = i;
-    for (int j = i - 1; j >= 0; --j) {
-      if (stride(axis) == 0 || stride(perm[j]) == 0) continue;
-      if (stride(perm[j]) >= stride(axis)) break;
-      pos = j;
-    }
-    perm.erase(perm.begin() + i);
-    perm.insert(perm.begin() + pos, axis);
-  }
-  return perm;
-}
-
 Array Array::flatten(Order order) const {
   if (order == Order::A) order = is_f_contiguous() && !is_c_contiguous() ? Order::F : Order::C;
   const Dims flat{size()};
   if (order == Order::K) {
-    return transpose(keep_order_axes(strides_)).copy(Order::C).reshape_view(flat, Order::C).value();
+    return transpose(keep_order_axes(ndim(), {&strides_})).copy(Order::C).reshape_view(flat, Order::C).value();
   }
   return copy(order).reshape_view(flat, order).value();
 }

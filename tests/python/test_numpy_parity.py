@@ -1,0 +1,153 @@
+"""Differences from NumPy that gave no error, only another answer (issue 25, part 1): the
+axis order of order='K' for broadcast views, flat indices with order=None, strides NumPy
+keeps on length-1 axes, interpolation of complex values with infinite parts, `x.real is x`,
+and the ComplexWarning of every cast that drops imaginary parts. NumPy is the oracle."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import tessera as tp
+
+
+def views(device, seed, count):
+    """(numpy view, tessera view) pairs built the same way: C or F bases, transposed, stepped
+    (negative steps too), with broadcast and length-1 axes inserted. The NumPy base is the
+    one tessera holds: NumPy's own memory on the CPU, a copy of it on other devices."""
+    rng = np.random.default_rng(seed)
+    made = 0
+    while made < count:
+        nd = int(rng.integers(1, 4))
+        shape = tuple(int(x) for x in rng.integers(1, 5, nd))
+        base = np.arange(int(np.prod(shape)), dtype=float).reshape(shape, order=rng.choice(["C", "F"]))
+        t = tp.asarray(base)
+        a = base if device.kind == "cpu" else np.array(base, order="K")
+        perm = tuple(int(x) for x in rng.permutation(nd))
+        a, t = a.transpose(perm), t.transpose(perm)
+        key = tuple(slice(None, None, int(rng.choice([1, 2, -1, -2]))) for _ in range(nd))
+        a, t = a[key], t[key]
+        if rng.random() < 0.5:
+            at = int(rng.integers(0, a.ndim + 1))
+            key = (slice(None),) * at + (None,)
+            a, t = a[key], t[key]
+            if rng.random() < 0.7:
+                shape = list(a.shape)
+                shape[at] = int(rng.integers(0, 4))
+                a, t = np.broadcast_to(a, shape), tp.broadcast_to(t, shape)
+        made += 1
+        yield a, t
+
+
+def test_asarray_keeps_the_strides_of_length_1_axes(device):
+    """NumPy's buffer export rewrites the strides of length-1 axes of contiguous arrays;
+    tessera keeps the array's own where it wraps NumPy's memory (the CPU), as NumPy's views,
+    copies and empty_like see them, and where it copies them has the strides of NumPy's
+    copy."""
+    for a in [np.zeros((2, 1), order="F"), np.zeros((1, 4), order="F"), np.zeros((3, 1, 1)),
+              np.zeros((1, 0, 2), order="F"), np.zeros((3, 4), order="F")]:
+        want = a.strides if device.kind == "cpu" else np.array(a, order="K").strides
+        assert tp.asarray(a).strides == want
+
+
+def test_order_k_of_views(device):
+    """ravel('K'), flatten('K'), copy('K') and empty_like(order='K') follow NumPy's iterator
+    order, broadcast axes (stride 0) included."""
+    for a, t in views(device, seed=25, count=300):
+        np.testing.assert_array_equal(tp.asnumpy(t.ravel("K")), a.ravel("K"))
+        np.testing.assert_array_equal(tp.asnumpy(t.flatten("K")), a.flatten("K"))
+        e, te = np.empty_like(a, order="K"), tp.empty_like(t, order="K")
+        assert te.strides == e.strides, (a.shape, a.strides)
+        assert te.flags.c_contiguous == e.flags.c_contiguous
+        assert te.flags.f_contiguous == e.flags.f_contiguous
+        c = t.copy("K")
+        assert c.strides == a.copy("K").strides
+
+
+def test_flat_index_order(device):
+    """order=None is C order for ravel_multi_index and unravel_index; lower case is accepted;
+    'K' and 'A' are NumPy's ValueError."""
+    coords, dims = ([1, 2], [0, 3]), (3, 4)
+    for order in (None, "C", "c", "F", "f"):
+        np.testing.assert_array_equal(
+            tp.asnumpy(tp.ravel_multi_index(coords, dims, order=order)),
+            np.ravel_multi_index(coords, dims, order=order))
+        for got, want in zip(tp.unravel_index([4, 9], dims, order=order),
+                             np.unravel_index([4, 9], dims, order=order)):
+            np.testing.assert_array_equal(tp.asnumpy(got), want)
+    for order in ("K", "A"):
+        for call in (lambda m: m.ravel_multi_index(coords, dims, order=order),
+                     lambda m: m.unravel_index([4], dims, order=order)):
+            with pytest.raises(ValueError, match="only 'C' or 'F' order is permitted"):
+                call(np)
+            with pytest.raises(ValueError, match="only 'C' or 'F' order is permitted"):
+                call(tp)
+
+
+def test_interp_of_complex_values_with_infinite_parts(device):
+    """NumPy interpolates a complex fp's real and imaginary parts each as a real one: an
+    infinite part stays infinite and leaves the other part finite."""
+    xp = [0.0, 1.0, 2.0, 3.0]
+    fp = np.array([1 + 1j, np.inf + 0j, 3 - np.inf * 1j, 2 + 2j])
+    x = [-1.0, 0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0]
+    with np.errstate(invalid="ignore"):
+        want = np.interp(x, xp, fp)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        got = tp.asnumpy(tp.interp(tp.asarray(x), tp.asarray(xp), tp.asarray(fp)))
+    np.testing.assert_array_equal(got, want)
+    assert got.dtype == want.dtype
+
+
+def test_real_part_of_a_real_array_is_the_array(device):
+    x = tp.asarray([1.0, 2.0])
+    assert x.real is x and tp.real(x) is x
+    z = tp.asarray([1 + 2j])
+    assert z.real is not z and tp.asnumpy(z.real).tolist() == [1.0]
+
+
+COMPLEX_WARNING = "Casting complex values to real discards the imaginary part"
+
+
+def caught(call):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        call()
+    return [(x.category, str(x.message)) for x in w]
+
+
+@pytest.mark.parametrize("case", ["astype float", "astype int8", "astype bool",
+                                  "astype complex64", "add out unsafe", "absolute out",
+                                  "setitem basic", "setitem advanced"])
+def test_complex_warning(device, case):
+    """Every cast from complex to a real or integer dtype warns ComplexWarning, as NumPy's
+    does (to bool it does not: that only tests for non-zero); a warning made an error
+    leaves the destination unwritten."""
+    def run(m):
+        z = m.asarray([1 + 2j, 3 - 4j])
+        out = m.zeros(2)
+        what = case.partition(" ")[2]
+        if case.startswith("astype"):
+            return lambda: z.astype({"float": np.float64, "int8": np.int8, "bool": np.bool_,
+                                     "complex64": np.complex64}[what])
+        if case == "add out unsafe":
+            return lambda: m.add(z, 1, out=out, casting="unsafe")
+        if case == "absolute out":
+            return lambda: m.absolute(z, out=out)
+        if case == "setitem basic":
+            return lambda: out.__setitem__(Ellipsis, z)
+        return lambda: out.__setitem__([1, 0], z)
+    want = caught(run(np))
+    assert caught(run(tp)) == want
+    assert all(c is np.exceptions.ComplexWarning and m == COMPLEX_WARNING for c, m in want)
+    if case in ("add out unsafe", "setitem basic"):
+        out = tp.zeros(2)
+        z = tp.asarray([1 + 2j, 3 - 4j])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            with pytest.raises(np.exceptions.ComplexWarning):
+                if case == "setitem basic":
+                    out[...] = z
+                else:
+                    tp.add(z, 1, out=out, casting="unsafe")
+        assert tp.asnumpy(out).tolist() == [0.0, 0.0]
