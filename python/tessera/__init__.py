@@ -21,6 +21,7 @@ from ._creation import (
     empty_like,
     eye,
     from_dlpack,
+    fromfunction,
     full,
     full_like,
     identity,
@@ -44,6 +45,7 @@ from ._manipulation import (
     permute_dims,
     ravel,
     reshape,
+    rollaxis,
     shape,
     size,
     squeeze,
@@ -82,12 +84,15 @@ from ._indexing import (
     argwhere,
     choose,
     compress,
+    copyto,
     diag_indices,
     diag_indices_from,
     extract,
+    fill_diagonal,
     flatnonzero,
     indices,
     ix_,
+    mask_indices,
     nonzero,
     place,
     put,
@@ -122,6 +127,7 @@ from ._joining import (
     resize,
     roll,
     rot90,
+    row_stack,
     split,
     stack,
     tile,
@@ -145,7 +151,25 @@ from ._nanfunctions import (
 from ._quantiles import median, nanmedian, nanpercentile, nanquantile, percentile, quantile
 from ._statistics import average, diff
 from ._pad import pad
-from ._sets import lexsort, unique, unique_all, unique_counts, unique_inverse, unique_values
+from ._sets import (
+    ediff1d,
+    intersect1d,
+    isin,
+    lexsort,
+    setdiff1d,
+    setxor1d,
+    union1d,
+    unique,
+    unique_all,
+    unique_counts,
+    unique_inverse,
+    unique_values,
+)
+from ._type_checks import *  # noqa: F403  (the names of its __all__)
+from ._signal import *  # noqa: F403  (the names of its __all__)
+from ._ranges import *  # noqa: F403  (the names of its __all__)
+from ._from_host import *  # noqa: F403  (the names of its __all__)
+from ._index_tricks import *  # noqa: F403  (the names of its __all__)
 from ._histograms import (
     bincount,
     digitize,

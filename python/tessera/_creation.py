@@ -154,6 +154,16 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return _asarray(host, None, None, device, copy, "from_dlpack")
 
 
+def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
+    """function(*coordinates, **kwargs), each coordinate array of `shape` and `dtype`
+    holding its axis' index, as NumPy calls it: on tessera arrays, on `device`."""
+    from ._indexing import indices
+    if device is None:
+        return function(*indices(shape, dtype=dtype), **kwargs)
+    with _device_of(device, None):
+        return function(*indices(shape, dtype=dtype), **kwargs)
+
+
 def empty(shape, dtype=float, order="C", *, device=None):
     return _core._empty(shape, dtype, _device_of(device, None), order)
 

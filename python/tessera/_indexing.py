@@ -11,7 +11,7 @@ import numpy as np
 from . import _core
 from ._convert import is_scalar
 from ._core import ndarray
-from ._creation import arange, asarray, empty, operand, zeros
+from ._creation import arange, asarray, empty, ones, operand, zeros
 from ._manipulation import broadcast_shapes, broadcast_to
 from ._elementwise import (add, can_cast, clip, equal, floor_divide,
                            greater_equal, less, logical_or, multiply, remainder, result_type,
@@ -225,6 +225,54 @@ def putmask(a, mask, values):
         values = values[arange(a.size) % values.size]
     _core._ufuncs["_where"](mask.astype(bool), values.reshape(a.shape).astype(a.dtype), a,
                             out=a, casting="unsafe")
+
+
+def copyto(dst, src, casting="same_kind", where=True):
+    """dst[...] = src (broadcast), checked against `casting` as NumPy does (Python scalars
+    by NEP 50: by the value's kind, not its Python type's width), only where `where` holds."""
+    if not isinstance(dst, ndarray):
+        raise TypeError(f"[copyto] argument 1 must be tessera.ndarray, not {type(dst).__name__}")
+    scalar = is_scalar(src) and not isinstance(src, (ndarray, np.ndarray, np.generic))
+    from_dtype = result_type(src, dst.dtype) if scalar else operand(src).dtype
+    if not can_cast(from_dtype, dst.dtype, casting):
+        what = "scalar" if scalar else "array data"
+        raise TypeError(f"[copyto] Cannot cast {what} from {np.dtype(from_dtype)!r} to "
+                        f"{dst.dtype!r} according to the rule '{casting}'")
+    if where is True:
+        dst[...] = src
+        return
+    mask = broadcast_to(asarray(where, device=dst.device).astype(bool, copy=False), dst.shape)
+    values = broadcast_to(asarray(src, device=dst.device), dst.shape)
+    _core._ufuncs["_where"](mask, values, dst, out=dst, casting="unsafe")
+
+
+def fill_diagonal(a, val, wrap=False):
+    """a's main diagonal set to val (repeated as needed), in place; for a tall matrix, wrap
+    continues it below the first square as NumPy's flat stride does."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"[fill_diagonal] argument 1 must be tessera.ndarray, not "
+                        f"{type(a).__name__}")
+    if a.ndim < 2:
+        raise ValueError("[fill_diagonal] array must be at least 2-d")
+    if a.ndim == 2:
+        step = a.shape[1] + 1
+        end = a.size if wrap else builtins.min(a.size, a.shape[1] * a.shape[1])
+    else:
+        if builtins.any(n != a.shape[0] for n in a.shape):
+            raise ValueError("[fill_diagonal] All dimensions of input must be of equal length")
+        step = 1 + builtins.sum(int(np.prod(a.shape[:i + 1])) for i in range(a.ndim - 1))
+        end = a.size
+    positions = arange(0, end, step, device=a.device)
+    values = asarray(val, device=a.device).astype(a.dtype, copy=False).ravel()
+    if positions.size == 0 or values.size == 0:
+        return
+    a[unravel_index(positions, a.shape)] = values[arange(positions.size, device=a.device) %
+                                                  values.size]
+
+
+def mask_indices(n, mask_func, k=0):
+    """The indices where mask_func(ones((n, n)), k) is non-zero (triu, tril, ...)."""
+    return nonzero(mask_func(ones((n, n), dtype=int), k) != 0)
 
 
 def nonzero(a):

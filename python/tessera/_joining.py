@@ -6,6 +6,7 @@ splits and flips are views, as in NumPy."""
 import builtins
 import itertools
 import operator
+import warnings
 
 import numpy as np
 
@@ -114,6 +115,13 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 def vstack(tup, *, dtype=None, casting="same_kind"):
     """Stacks rows: 1-d arrays become rows of a 2-d result."""
     return concatenate([atleast_2d(a) for a in tup], 0, dtype=dtype, casting=casting)
+
+
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    """vstack under its deprecated NumPy name, with NumPy's DeprecationWarning."""
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):

@@ -46,6 +46,27 @@ def moveaxis(a, source, destination):
     return operand(a)._moveaxis(_axis_list(source, "moveaxis"), _axis_list(destination, "moveaxis"))
 
 
+def rollaxis(a, axis, start=0):
+    """A view with `axis` moved to before position `start` (NumPy's older moveaxis)."""
+    a = operand(a)
+    n = a.ndim
+    axis = index(axis, "rollaxis", "axis must be an integer")
+    start = index(start, "rollaxis", "start must be an integer")
+    if not -n <= axis < n:
+        raise np.exceptions.AxisError(
+            f"[rollaxis] axis {axis} is out of bounds for array of dimension {n}")
+    axis %= n
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise np.exceptions.AxisError(f"[rollaxis] 'start' arg requires {-n} <= start < {n + 1}")
+    if axis < start:
+        start -= 1
+    axes = [i for i in range(n) if i != axis]
+    axes.insert(start, axis)
+    return a.transpose(axes)
+
+
 def expand_dims(a, axis):
     return operand(a)._expand_dims(_axis_list(axis, "expand_dims"))
 

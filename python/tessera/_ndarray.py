@@ -178,6 +178,57 @@ def _part_setter(part):
     return setter
 
 
+class flatiter:
+    """NumPy's `a.flat`: the array read and written as 1-d in C order, whatever its
+    layout; an iterator over its elements too. Positions and values stay on the array's
+    device."""
+
+    def __init__(self, base):
+        self.base = base
+        self.index = 0
+
+    @property
+    def coords(self):
+        return tuple(int(c) for c in np.unravel_index(self.index, self.base.shape))
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.index >= self.base.size:
+            raise StopIteration
+        value = self[self.index]
+        self.index += 1
+        return value
+
+    def __getitem__(self, key):
+        return self.base.reshape(-1)[key]
+
+    def __setitem__(self, key, value):
+        """Values repeated as needed to fill the selected positions, as NumPy's flatiter."""
+        from ._creation import arange, asarray
+        from ._indexing import unravel_index
+
+        base = self.base
+        positions = arange(base.size, device=base.device)[key].reshape(-1)
+        values = asarray(value, device=base.device).astype(base.dtype, copy=False).reshape(-1)
+        if positions.size == 0 or values.size == 0:
+            return
+        if values.size != positions.size:
+            values = values[arange(positions.size, device=base.device) % values.size]
+        base[unravel_index(positions, base.shape)] = values
+
+    def copy(self):
+        return self.base.flatten()
+
+
+def _set_flat(self, value):
+    flatiter(self)[...] = value
+
+
 def __copy__(self):
     return self.copy(order="K")
 
@@ -305,6 +356,7 @@ def _install():
         "__complex__": _scalar_conversion("complex", complex),
         "__bool__": _scalar_conversion("bool", bool),
         "flags": property(Flags),
+        "flat": property(flatiter, _set_flat),
         "real": property(ndarray.real.fget, _part_setter("real")),
         "imag": property(ndarray.imag.fget, _part_setter("imag")),
         "astype": astype,

@@ -92,10 +92,10 @@ def correlate(a, v, mode="valid"):
     kernel = conjugate(v) if v.dtype.kind == "c" else v
     result = multiply(windows, kernel.reshape(1, -1)).sum(axis=1, dtype=dtype)
     if swapped:
-        # correlate(v, a) is the reversed conjugate of correlate(a, v).
+        # correlate(v, a) is the reversed conjugate of correlate(a, v), made contiguous
+        # as NumPy's.
         result = result[::-1]
-        if result.dtype.kind == "c":
-            result = conjugate(result)
+        result = conjugate(result) if result.dtype.kind == "c" else result.copy()
     return result
 
 

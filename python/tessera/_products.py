@@ -397,6 +397,12 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     """The Einstein summation over the given subscripts."""
     subscripts, arrays = _einsum_operands(operands)
     terms, output = _parse_subscripts(subscripts, [a.shape for a in arrays])
+    if len(arrays) == 1 and out is None and set(terms[0]) == set(output):
+        # Nothing is summed: NumPy returns a view (transposed, diagonal) of the operand and
+        # ignores dtype= and casting=.
+        view, labels = _take_diagonals(arrays[0], terms[0])
+        view._writeable = arrays[0]._writeable  # a diagonal too, unlike ndarray.diagonal's
+        return view.transpose([labels.index(c) for c in output]) if labels else view
     if dtype is not None:
         result_dtype = np.dtype(dtype)
     elif out is not None and optimize is False:

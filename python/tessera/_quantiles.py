@@ -195,6 +195,11 @@ def _weighted_quantile(s_order, s, w_merged, q, ignore_nan):
     return result
 
 
+def _c_order(result):
+    """The quantiles in C order, as NumPy returns them (q's axes moved to the front)."""
+    return result if result.flags.c_contiguous else result.copy(order="C")
+
+
 def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan, weights=None):
     a = operand(a)
     if a.dtype.kind == "c":
@@ -230,7 +235,7 @@ def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan, weights=None):
         if a.dtype.kind == "f" and not ignore_nan and s.shape[-1]:
             tail = s[..., -1:]
             result = where(isnan(tail), tail, result)
-        result = moveaxis(result, -1, 0).reshape(out_shape)
+        result = _c_order(moveaxis(result, -1, 0).reshape(out_shape))
         if out is not None:
             out[...] = result
             return out
@@ -250,7 +255,7 @@ def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan, weights=None):
         tail = s[..., -1:]
         result = where(isnan(tail), tail, result)
     # result: kept + (q.size,) -> q.shape + kept (+ keepdims ones).
-    result = moveaxis(result, -1, 0).reshape(out_shape)
+    result = _c_order(moveaxis(result, -1, 0).reshape(out_shape))
     if out is not None:
         out[...] = result
         return out

@@ -230,7 +230,7 @@ def cumprod(a, axis=None, dtype=None, out=None):
     return _scan("multiply", "cumprod", a, axis, dtype, out)
 
 
-def _cumulative(op, api, x, axis, dtype, include_initial):
+def _cumulative(op, api, x, axis, dtype, out, include_initial):
     x = operand(x)
     if x.ndim == 0:
         x = x.ravel()
@@ -241,28 +241,41 @@ def _cumulative(op, api, x, axis, dtype, include_initial):
             raise ValueError(f"[{api}] axis must be specified for arrays with more than one "
                              "dimension")
         axis = 0
-    result = _core._accumulate(op, x, axis, dtype, None, api)
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError(f"[{api}] out must be a tessera.ndarray, got {type(out).__name__}")
+    identity = 0 if op == "add" else 1
+    before = (slice(None),) * (axis % x.ndim)
+    if out is not None and include_initial:
+        # The running values into out's slots after the first, the identity into the first,
+        # as NumPy's cumulative functions write them.
+        expected = list(x.shape)
+        expected[axis % x.ndim] += 1
+        if out.shape != tuple(expected):
+            raise ValueError(f"[{api}] out has shape {out.shape}; include_initial needs "
+                             f"{tuple(expected)}")
+        _core._accumulate(op, x, axis, dtype, out[before + (slice(1, None),)], api)
+        out[before + (0,)] = identity
+        return out
+    result = _core._accumulate(op, x, axis, dtype, out, api)
     if not include_initial:
         return result
     from ._creation import empty
     shape = list(result.shape)
-    axis = axis % x.ndim
-    shape[axis] += 1
+    shape[axis % x.ndim] += 1
     joined = empty(tuple(shape), dtype=result.dtype)
-    before = (slice(None),) * axis
-    joined[before + (slice(0, 1),)] = 0 if op == "add" else 1
+    joined[before + (slice(0, 1),)] = identity
     joined[before + (slice(1, None),)] = result
     return joined
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_sum(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """The array API's cumsum: axis required for n-d input; include_initial prepends 0."""
-    return _cumulative("add", "cumulative_sum", x, axis, dtype, include_initial)
+    return _cumulative("add", "cumulative_sum", x, axis, dtype, out, include_initial)
 
 
-def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+def cumulative_prod(x, /, *, axis=None, dtype=None, out=None, include_initial=False):
     """The array API's cumprod: axis required for n-d input; include_initial prepends 1."""
-    return _cumulative("multiply", "cumulative_prod", x, axis, dtype, include_initial)
+    return _cumulative("multiply", "cumulative_prod", x, axis, dtype, out, include_initial)
 
 
 def _fewest(a, axis):

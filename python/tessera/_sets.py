@@ -1,5 +1,6 @@
-"""unique and its array-API forms, and lexsort: sorting, a mask of where sorted values
-change, and gathers, all on the array's device (NumPy's algorithm)."""
+"""unique and its array-API forms, lexsort, the set operations of 1-d arrays (isin,
+intersect1d, setdiff1d, setxor1d, union1d) and ediff1d: sorting, a mask of where sorted
+values change, binary searches and gathers, all on the array's device."""
 
 import collections
 import operator
@@ -7,8 +8,9 @@ import operator
 import numpy as np
 
 from . import _core
-from ._creation import arange, asarray, empty, operand
-from ._elementwise import isnan, logical_or, not_equal
+from ._creation import arange, asarray, empty, full, operand
+from ._elementwise import (can_cast, equal, greater_equal, isnan, less, logical_and,
+                           logical_not, logical_or, minimum, not_equal, result_type, subtract)
 from ._joining import concatenate
 from ._manipulation import moveaxis
 
@@ -152,3 +154,153 @@ def unique_all(x):
     """(values, indices, inverse_indices, counts) (array API)."""
     return UniqueAllResult(*unique(x, return_index=True, return_inverse=True,
                                    return_counts=True, equal_nan=False))
+
+
+# ------------------------------------------------------------------ set operations
+
+
+def _isin_flat(ar1, ar2, invert):
+    """Whether each of the 1-d ar1 is in the 1-d ar2 (or not, with invert): a binary search
+    of each element in the sorted ar2, then an equality test where it lands. O((n + m) log m),
+    and NaN is in nothing, as with NumPy's comparisons."""
+    n = ar1.shape[0]
+    kinds = {ar1.dtype.kind, ar2.dtype.kind}
+    negative = None
+    if kinds == {"i", "u"} and result_type(ar1, ar2).kind == "f":
+        # uint64 with a signed integer: NumPy promotes to float64, which rounds; compare
+        # exactly instead (as NumPy's table method does): a negative value is in no uint64.
+        if ar1.dtype.kind == "u":
+            ar2 = ar2[greater_equal(ar2, 0)].astype(ar1.dtype)
+        else:
+            negative = less(ar1, 0)
+            ar1 = ar1.astype(ar2.dtype)
+    if n == 0 or ar2.shape[0] == 0:
+        return full((n,), bool(invert), dtype=bool, device=ar1.device)
+    dtype = result_type(ar1, ar2)
+    values = ar1.astype(dtype, copy=False)
+    table = _core._sort(ar2.astype(dtype, copy=False), -1, False)
+    slot = minimum(_core._searchsorted(table, values, False, None), table.shape[0] - 1)
+    found = equal(table[slot], values)
+    if negative is not None:
+        found = logical_and(found, logical_not(negative))
+    return logical_not(found) if invert else found
+
+
+
+def _check_isin_kind(ar1, ar2, kind):
+    """NumPy's checks of isin's kind: None, 'sort' or 'table' (integers or booleans only, of
+    a range that ar2's dtype holds). Every kind computes the same result here."""
+    if kind not in {None, "sort", "table"}:
+        raise ValueError(f"[isin] Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
+    if kind != "table":
+        return
+    if not all(a.dtype.kind in "uib" for a in (ar1, ar2)):
+        raise ValueError("[isin] The 'table' method is only supported for boolean or integer "
+                         "arrays. Please select 'sort' or None for kind.")
+    if ar2.size == 0:
+        return
+    dtype = np.dtype(np.uint8) if ar2.dtype.kind == "b" else ar2.dtype
+    span = int(ar2.max()) - int(ar2.min())
+    if span > np.iinfo(dtype).max:
+        raise RuntimeError("[isin] You have specified kind='table', but the range of values in "
+                           "`ar2` or `ar1` exceed the maximum integer of the datatype. Please "
+                           "set `kind` to None or 'sort'.")
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """Whether each element is one of test_elements (flattened), as a boolean array of
+    element's shape; invert=True gives the opposite. assume_unique and kind change nothing
+    in the result (a binary search in the sorted test_elements serves every case)."""
+    element = operand(element)
+    test = operand(test_elements).ravel()
+    _check_isin_kind(element, test, kind)
+    return _isin_flat(element.ravel(), test, invert).reshape(element.shape)
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted values in both ar1 and ar2, and optionally where each first occurs in the
+    flattened ar1 and ar2."""
+    ar1, ar2 = operand(ar1), operand(ar2)
+    if not assume_unique:
+        if return_indices:
+            ar1, ind1 = unique(ar1, return_index=True)
+            ar2, ind2 = unique(ar2, return_index=True)
+        else:
+            ar1, ar2 = unique(ar1), unique(ar2)
+    else:
+        ar1, ar2 = ar1.ravel(), ar2.ravel()
+    aux = concatenate((ar1, ar2))
+    if return_indices:
+        order = _core._argsort(aux, -1)  # stable: ar1's value comes before ar2's
+        aux = aux[order]
+    else:
+        aux = _core._sort(aux, -1, False)
+    same = _core._flatnonzero(equal(aux[1:], aux[:-1]))
+    values = aux[same]
+    if not return_indices:
+        return values
+    ar1_indices = order[same]
+    ar2_indices = order[same + 1] - ar1.size
+    if not assume_unique:
+        ar1_indices, ar2_indices = ind1[ar1_indices], ind2[ar2_indices]
+    return values, ar1_indices, ar2_indices
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """The sorted values in exactly one of ar1 and ar2."""
+    ar1, ar2 = operand(ar1), operand(ar2)
+    if not assume_unique:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    aux = concatenate((ar1.ravel(), ar2.ravel()))
+    n = aux.shape[0]
+    if n == 0:
+        return aux
+    aux = _core._sort(aux, -1, False)
+    # flag[i]: aux[i] differs from aux[i - 1] (true at both ends); a value is kept where it
+    # differs from both neighbours.
+    flag = empty((n + 1,), dtype=bool, device=aux.device)
+    flag[:1] = True
+    flag[n:] = True
+    flag[1:n] = not_equal(aux[1:], aux[:-1])
+    return aux[_core._flatnonzero(logical_and(flag[1:], flag[:-1]))]
+
+
+def union1d(ar1, ar2):
+    """The sorted values in either ar1 or ar2."""
+    ar1, ar2 = operand(ar1), operand(ar2)
+    return unique(concatenate((ar1.ravel(), ar2.ravel())))
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """The values of ar1 not in ar2: sorted and unique unless assume_unique (then in ar1's
+    order)."""
+    ar1, ar2 = operand(ar1), operand(ar2)
+    if assume_unique:
+        ar1, ar2 = ar1.ravel(), ar2.ravel()
+    else:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    return ar1[_core._flatnonzero(_isin_flat(ar1, ar2, True))]
+
+
+def _ediff1d_padding(values, dtype, device, name):
+    """to_begin or to_end of ediff1d, flattened, after NumPy's same_kind check."""
+    if values is None:
+        return None
+    values = values if isinstance(values, _core.ndarray) else asarray(values, device=device)
+    if not can_cast(values.dtype, dtype, "same_kind"):
+        raise TypeError(f"[ediff1d] dtype of `{name}` must be compatible with input `ary` "
+                        "under the `same_kind` rule.")
+    return values.ravel().astype(dtype)
+
+
+def ediff1d(ary, to_end=None, to_begin=None):
+    """The differences of consecutive elements of the flattened ary, in ary's dtype, with
+    to_begin before and to_end after them."""
+    ary = operand(ary).ravel()
+    begin = _ediff1d_padding(to_begin, ary.dtype, ary.device, "to_begin")
+    end = _ediff1d_padding(to_end, ary.dtype, ary.device, "to_end")
+    diff = subtract(ary[1:], ary[:-1])
+    if begin is None and end is None:
+        return diff
+    parts = [p for p in (begin, diff.astype(ary.dtype, copy=False), end) if p is not None]
+    return concatenate(parts)

@@ -69,7 +69,9 @@ Array triangle(const Array& a, bool upper) {
   const Operand r(rows_index), c(cols_index);
   const Operand keep_ops[2] = {r, c};
   Array keep = apply_ufunc1(upper ? Ufunc::LessEqual : Ufunc::GreaterEqual, keep_ops);
-  return where(Operand(keep), Operand(a), Operand::scalar(Scalar(int64_t{0}).cast(a.dtype())));
+  // In C order, as NumPy returns its factors (the column-major work copy is LAPACK's).
+  return where(Operand(keep), Operand(a), Operand::scalar(Scalar(int64_t{0}).cast(a.dtype())))
+      .copy(Order::C);
 }
 
 }  // namespace
@@ -269,7 +271,7 @@ Lstsq lstsq(const Array& a, const Array& b, double rcond) {
   std::vector<IndexItem> solution(nd - 2, IndexItem::slice(std::nullopt, std::nullopt, 1));
   solution.push_back(IndexItem::slice(0, n, 1));
   solution.push_back(IndexItem::slice(std::nullopt, std::nullopt, 1));
-  r.x = x.a.index(solution);
+  r.x = x.a.index(solution).copy(Order::C);  // NumPy's solution is C-contiguous
   if (vector) r.x = r.x.reshape(Dims(r.x.shape().begin(), r.x.shape().end() - 1));
   return r;
 }

@@ -151,3 +151,53 @@ def test_complex_warning(device, case):
                 else:
                     tp.add(z, 1, out=out, casting="unsafe")
         assert tp.asnumpy(out).tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("subscripts", ["ij", "ji", "ij->ji", "ii->i", "...i", "ii", "ij->j"])
+def test_einsum_views_ignore_dtype(device, subscripts):
+    """Where nothing is summed, NumPy's einsum returns a view of the operand and ignores
+    dtype= and casting=; where it sums, dtype= is the result's."""
+    a = np.arange(9.0).reshape(3, 3)
+    t = tp.asarray(a)
+    want = np.einsum(subscripts, a, dtype=np.float32, casting="unsafe")
+    got = tp.einsum(subscripts, t, dtype=np.float32, casting="unsafe")
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_array_equal(tp.asnumpy(got), want)
+    if np.shares_memory(want, a):
+        got[...] = -1  # a view: written through to the operand
+        assert (tp.asnumpy(t) == -1).sum() == want.size
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.bool_, np.float16, np.float32, np.complex64])
+@pytest.mark.parametrize("shape", [(0, 0), (2, 0), (0, 3), (4, 0, 2)], ids=str)
+def test_pinv_of_empty_matrices_keeps_the_dtype(device, dtype, shape):
+    want = np.linalg.pinv(np.zeros(shape, dtype))
+    got = tp.linalg.pinv(tp.zeros(shape, dtype=dtype))
+    assert got.dtype == want.dtype and got.shape == want.shape
+
+
+def test_results_in_c_order(device):
+    """quantile with axis and several q, correlate with the longer second operand, lstsq's
+    solution and cholesky's factor (batched or not) come back C-contiguous, as NumPy's."""
+    x = np.arange(24.0).reshape(2, 3, 4)
+    cases = [
+        (np.quantile(x, [0.2, 0.5], axis=1), tp.quantile(tp.asarray(x), [0.2, 0.5], axis=1)),
+        (np.percentile(x, [10, 90], axis=(0, 2)),
+         tp.percentile(tp.asarray(x), [10, 90], axis=(0, 2))),
+    ]
+    for mode in ("valid", "same", "full"):
+        for a, v in [([1.0, 2.0], [1.0, 2.0, 3.0]), ([1j, 2], [1, 2, 3j])]:
+            cases.append((np.correlate(a, v, mode),
+                          tp.correlate(tp.asarray(a), tp.asarray(v), mode)))
+    rng = np.random.default_rng(7)
+    m, b = rng.standard_normal((5, 3)), rng.standard_normal((5, 2))
+    cases.append((np.linalg.lstsq(m, b)[0], tp.linalg.lstsq(tp.asarray(m), tp.asarray(b))[0]))
+    spd = m.T @ m + np.eye(3)
+    for s in (spd, np.stack([spd, 2 * spd])):
+        for upper in (False, True):
+            cases.append((np.linalg.cholesky(s, upper=upper),
+                          tp.linalg.cholesky(tp.asarray(s), upper=upper)))
+    for want, got in cases:
+        assert got.flags.c_contiguous == want.flags.c_contiguous
+        assert got.strides == want.strides
+        np.testing.assert_allclose(tp.asnumpy(got), want, rtol=1e-12, atol=1e-12)

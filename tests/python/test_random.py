@@ -275,6 +275,24 @@ def test_legacy_shapes_dtypes(device, name, source, size):
     check_like_numpy(call(tp_m, size, tp), expected, array_dtype)
 
 
+@pytest.mark.parametrize("source", ["module", "RandomState"])
+def test_legacy_float32_cupy_style(device, source):
+    """CuPy's dtype= on the legacy rand, randn and random_sample (the workshop's
+    `cp.random.rand(N, N, dtype=cp.float32)`): float32 samples of the right distribution,
+    float64 by default, and a TypeError for other dtypes."""
+    m = tp.random if source == "module" else tp.random.RandomState(3)
+    u = m.rand(N // 100, 100, dtype=np.float32)
+    assert u.dtype == np.float32 and u.shape == (N // 100, 100)
+    assert ks_pvalue(values(u).ravel(), stats.uniform(0.0, 1.0)) > P_MIN
+    z = m.randn(N, dtype=np.float32)
+    assert z.dtype == np.float32
+    assert ks_pvalue(values(z, (N,)), stats.norm()) > P_MIN
+    assert m.random_sample((3,), dtype=np.float32).dtype == np.float32
+    assert m.rand(3).dtype == m.random_sample(3).dtype == np.float64
+    with pytest.raises(TypeError, match="float32 and float64"):
+        m.rand(3, dtype=np.int32)
+
+
 @pytest.mark.parametrize("name", ["normal", "uniform"])
 def test_float32_cupy_style(device, name):
     """dtype=float32 for normal and uniform (CuPy's extension), where accepted: float32

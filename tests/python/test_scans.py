@@ -124,6 +124,31 @@ def test_cumulative(device, name, dtype):
                              lambda: scan(tp, name, t, axis=axis, include_initial=include_initial))
 
 
+@pytest.mark.parametrize("out_dtype", [np.float64, np.int32, np.complex64], ids=dtype_id)
+@pytest.mark.parametrize("name", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative_out(device, name, out_dtype):
+    """out= receives the scan (with include_initial, the identity in its first slot along
+    the axis) and is returned; an out of the wrong shape is a ValueError."""
+    n = sample((3, 4), np.int16)
+    t = tp.asarray(n)
+    for axis in (0, 1, -1):
+        for include_initial in (False, True):
+            shape = list(n.shape)
+            shape[axis] += include_initial
+            want = np.full(shape, 7, out_dtype)
+            got = tp.asarray(want.copy())
+            r = getattr(np, name)(n, axis=axis, out=want, include_initial=include_initial)
+            tr = getattr(tp, name)(t, axis=axis, out=got, include_initial=include_initial)
+            assert r is want and tr is got
+            np.testing.assert_array_equal(tp.asnumpy(got), want)
+    with pytest.raises(ValueError):
+        getattr(np, name)(n, axis=0, out=np.zeros((5, 4)))
+    with pytest.raises(ValueError):
+        getattr(tp, name)(t, axis=0, out=tp.zeros((5, 4)))
+    with pytest.raises(ValueError):
+        getattr(tp, name)(t, axis=0, out=tp.zeros((3, 4)), include_initial=True)
+
+
 @pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint16, np.float16, np.float64,
                                    np.complex64], ids=dtype_id)
 @pytest.mark.parametrize("name", ["cumsum", "cumprod"])

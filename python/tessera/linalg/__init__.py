@@ -351,9 +351,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
             rcond = rtol
     elif rtol is not np._NoValue:
         raise ValueError("[pinv] `rtol` and `rcond` can't be both set.")
-    t = _work_dtype("pinv", a)
     if a.ndim >= 2 and a.size == 0:
-        return empty(a.shape[:-2] + (a.shape[-1], a.shape[-2]), dtype=t)
+        # NumPy's empty result keeps the input's dtype, integer and bool ones too.
+        return empty(a.shape[:-2] + (a.shape[-1], a.shape[-2]), dtype=a.dtype)
     u, s, vh = svd(conjugate(a) if a.dtype.kind == "c" else a, full_matrices=False,
                    hermitian=hermitian)
     cutoff = multiply(operand(rcond)[..., None], s.max(axis=-1, keepdims=True))

@@ -381,16 +381,18 @@ class RandomState:
                 raise ValueError("[seed] Seed must be between 0 and 2**32 - 1")
         self._generator = Generator(seed)
 
-    def random_sample(self, size=None):
-        return self._generator.random(size)
+    # dtype= (float32 or float64) is CuPy's extension of these legacy calls:
+    # `cupy.random.rand(n, n, dtype=cupy.float32)` runs unchanged.
+    def random_sample(self, size=None, dtype=np.float64):
+        return self._generator.random(size, dtype=dtype)
 
     random = random_sample
 
-    def rand(self, *shape):
-        return self._generator.random(shape or None)
+    def rand(self, *shape, dtype=np.float64):
+        return self._generator.random(shape or None, dtype=dtype)
 
-    def randn(self, *shape):
-        return self._generator.standard_normal(shape or None)
+    def randn(self, *shape, dtype=np.float64):
+        return self._generator.standard_normal(shape or None, dtype=dtype)
 
     def standard_normal(self, size=None):
         return self._generator.standard_normal(size)
