@@ -277,6 +277,65 @@ void bind_ndarray(nb::module_& m) {
     return wrap_view(unwrap(s).array.moveaxis(to_axes(src, "moveaxis"), to_axes(dst, "moveaxis")),
                      s);
   });
+  // numpy.lib.stride_tricks.as_strided: any shape and strides over the array's memory,
+  // which NumPy does not check; here a view reaching outside the buffer is a ValueError,
+  // so that no read or write can leave it.
+  cls.def("_as_strided", [](nb::handle s, nb::handle shape_obj, nb::handle strides_obj) {
+    const Array& a = unwrap(s).array;
+    const Dims shape = to_shape(shape_obj, "as_strided");
+    const Dims strides = to_shape(strides_obj, "as_strided");
+    if (shape.size() != strides.size()) {
+      throw ValueError("[as_strided] shape and strides must have the same length, got " +
+                       std::to_string(shape.size()) + " and " + std::to_string(strides.size()));
+    }
+    int64_t lo = a.offset(), hi = a.offset();
+    bool empty = false;
+    for (int d = 0; d < shape.size(); ++d) {
+      if (shape[d] < 0) throw ValueError("[as_strided] negative dimensions are not allowed");
+      empty |= shape[d] == 0;
+      const int64_t span = shape[d] > 0 ? (shape[d] - 1) * strides[d] : 0;
+      (span < 0 ? lo : hi) += span;
+    }
+    if (!empty && (lo < 0 || hi + a.itemsize() > static_cast<int64_t>(a.buffer()->bytes()))) {
+      throw ValueError("[as_strided] shape " + shape.str() + " with strides " + strides.str() +
+                       " reaches outside the array's memory (" +
+                       std::to_string(a.buffer()->bytes()) + " bytes)");
+    }
+    return wrap_view(a.as_strided(shape, strides, a.offset()), s);
+  });
+  // ndarray.view(dtype): the same bytes read as another dtype. A different item size
+  // rescales the last axis, which must then be contiguous, as NumPy's.
+  cls.def("_view_as", [](nb::handle s, nb::handle dtype_obj) {
+    const Array& a = unwrap(s).array;
+    const DType to = to_dtype(dtype_obj, a.dtype(), "view");
+    const int64_t from_size = a.itemsize(), to_size = itemsize(to);
+    Dims shape = a.shape(), strides = a.strides();
+    if (from_size != to_size) {
+      if (a.ndim() == 0) {
+        throw ValueError("[view] Changing the dtype of a 0d array is only supported if the "
+                         "itemsize is unchanged");
+      }
+      const int last = a.ndim() - 1;
+      if (shape[last] != 1 && strides[last] != from_size) {
+        throw ValueError("[view] To change to a dtype of a different size, the last axis must "
+                         "be contiguous");
+      }
+      const int64_t bytes = shape[last] * from_size;
+      if (to_size < from_size && from_size % to_size != 0) {
+        throw ValueError("[view] When changing to a smaller dtype, its size must be a divisor "
+                         "of the size of original dtype");
+      }
+      if (bytes % to_size != 0) {
+        throw ValueError("[view] When changing to a larger dtype, its size must be a divisor "
+                         "of the total size in bytes of the last axis of the array.");
+      }
+      shape[last] = bytes / to_size;
+      strides[last] = to_size;
+    }
+    Array view(a.buffer(), to, shape, strides, a.offset());
+    view.set_writeable(a.writeable());
+    return wrap_view(std::move(view), s);
+  });
   cls.def("_broadcast_to", [](nb::handle s, nb::handle shape) {
     return wrap_view(unwrap(s).array.broadcast_to(to_shape(shape, "broadcast_to")), s);
   });

@@ -239,7 +239,7 @@ from ._reduction import (
     var,
 )
 
-from . import cuda, fft, linalg, random
+from . import cuda, fft, lib, linalg, random
 from ._kernels import RawKernel, RawModule
 from .cuda import get_default_pinned_memory_pool
 

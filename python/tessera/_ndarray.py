@@ -2,6 +2,8 @@
 Python scalars, printing, pickling and flags. Each goes through a host view of the data
 (zero-copy on the CPU device)."""
 
+import builtins
+
 import numpy as np
 
 from . import _core
@@ -225,6 +227,18 @@ class flatiter:
         return self.base.flatten()
 
 
+def view(self, dtype=None, type=None):  # noqa: A002  (NumPy's parameter name)
+    """A new array object over the same data; with a dtype, the same bytes read as that
+    dtype (a different item size rescales the last axis, which must be contiguous)."""
+    if isinstance(dtype, builtins.type) and issubclass(dtype, (ndarray, np.ndarray)):
+        dtype, type = None, dtype
+    if type is not None and type is not ndarray:
+        raise TypeError(f"[view] tessera has no array subclasses; type must be "
+                        f"tessera.ndarray, got {type!r}")
+    return self._view_as(self.dtype if dtype is None else dtype)
+
+
+
 def _set_flat(self, value):
     flatiter(self)[...] = value
 
@@ -357,6 +371,7 @@ def _install():
         "__bool__": _scalar_conversion("bool", bool),
         "flags": property(Flags),
         "flat": property(flatiter, _set_flat),
+        "view": view,
         "real": property(ndarray.real.fget, _part_setter("real")),
         "imag": property(ndarray.imag.fget, _part_setter("imag")),
         "astype": astype,
