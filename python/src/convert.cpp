@@ -160,6 +160,17 @@ Casting to_casting(nb::handle obj, std::string_view api) {
                    "'unsafe' (got " + nb::cast<std::string>(nb::repr(obj)) + ")");
 }
 
+std::optional<bool> to_copy(nb::handle obj, const char* api) {
+  if (obj.is_none()) return std::nullopt;
+  if (nb::isinstance<nb::str>(obj)) {
+    throw ValueError(std::string("[") + api + "] strings are not allowed for 'copy' keyword. "
+                     "Use True/False/None instead.");
+  }
+  const int truth = PyObject_IsTrue(obj.ptr());
+  if (truth < 0) throw nb::python_error();
+  return truth != 0;
+}
+
 void warn_complex_cast(DType from, DType to) {
   if (!is_complex(from) || is_complex(to) || to == DType::Bool) return;
   static nb::object* category =

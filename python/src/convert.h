@@ -3,6 +3,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <optional>
 #include <string>
 
 #include "tessera/array.h"
@@ -36,6 +37,10 @@ Casting to_casting(nb::handle obj, std::string_view api);
 
 // Axis arguments: an int or a sequence of ints.
 std::vector<int> to_axes(nb::handle obj, const char* api);
+
+// copy= as NumPy 2 takes it: None (copy only if needed), else a truth value; strings are
+// NumPy's ValueError.
+std::optional<bool> to_copy(nb::handle obj, const char* api);
 
 // NumPy's ComplexWarning where a cast from `from` to `to` drops imaginary parts (complex to
 // a real or integer dtype; bool only tests for non-zero). Raises what the warnings filter

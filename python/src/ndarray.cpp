@@ -68,11 +68,12 @@ nb::object reshape(nb::handle self, nb::args args, nb::kwargs kwargs) {
   const Array& a = unwrap(self).array;
   Dims shape = shape_from_args(args, shape_kw, "reshape");
   Order order = to_order(order_kw, Order::C, "CFA", "reshape");
-  if (!copy_kw.is_none() && nb::cast<bool>(copy_kw)) {
+  const std::optional<bool> copy = to_copy(copy_kw, "reshape");
+  if (copy && *copy) {
     return wrap(without_gil([&] { return a.copy(order).reshape(shape, order); }));
   }
   Array out = a.reshape(shape, order);
-  if (!copy_kw.is_none() && out.buffer() != a.buffer()) {
+  if (copy && out.buffer() != a.buffer()) {
     throw ValueError("[reshape] Unable to avoid creating a copy while reshaping.");
   }
   return wrap_view_or_new(self, std::move(out));

@@ -4,6 +4,8 @@ import math
 import os
 import sys
 
+import builtins
+
 import numpy as np
 
 from . import _core
@@ -346,9 +348,11 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
 
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
-    M = N if M is None else M
-    return _core._eye(index(N, "eye", "N"), index(M, "eye", "M"), index(k, "eye", "k"), dtype,
-                      _device_of(device, None), order)
+    N = index(N, "eye", "N")
+    M = N if M is None else index(M, "eye", "M")
+    # A diagonal past the matrix's edge (any Python int, as NumPy takes) leaves it zero.
+    k = builtins.max(-N - 1, builtins.min(index(k, "eye", "k"), M + 1))
+    return _core._eye(N, M, k, dtype, _device_of(device, None), order)
 
 
 def identity(n, dtype=None, *, device=None):

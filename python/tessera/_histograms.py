@@ -51,15 +51,20 @@ def bincount(x, weights=None, minlength=0):
 
 
 def _monotonic(bins):
-    """1 increasing, -1 decreasing, 0 neither (NumPy's _monotonicity)."""
-    if bins.size < 2:
+    """1 increasing, -1 decreasing, 0 neither: NumPy's check_array_monotonic on the bins
+    as float64, where a comparison with NaN is false (so [0, 1.5, nan] rises and
+    [nan, 1, 0] falls, as in NumPy). Bin edges are few; they are checked on the host."""
+    b = np.asarray(bins.get(), dtype=np.float64)
+    if b.size == 0:
         return 1
-    step = subtract(bins[1:], bins[:-1])
-    if builtins.bool(greater_equal(step, 0).all()):
+    repeats = np.flatnonzero(b[1:] != b[0])
+    if repeats.size == 0:
         return 1
-    if builtins.bool(less_equal(step, 0).all()):
-        return -1
-    return 0
+    i = int(repeats[0]) + 1  # the first edge that differs from the first one
+    before, after = b[i - 1:-1], b[i:]
+    if b[0] < b[i]:
+        return 0 if np.any(before[1:] > after[1:]) else 1
+    return 0 if np.any(before[1:] < after[1:]) else -1
 
 
 def digitize(x, bins, right=False):

@@ -4,6 +4,7 @@ unravel_index, ravel_multi_index and the diagonal/triangle index helpers. They a
 on advanced indexing and elementwise trees, so they run on the array's device."""
 
 import builtins
+import math
 import operator
 
 import numpy as np
@@ -30,7 +31,7 @@ def _along(axis, index):
     return (slice(None),) * axis + (index,)
 
 
-def _index_array(api, indices, device, floats=False):
+def _index_array(api, indices, device, floats=False, bools=False):
     """Indices as an integer array. `floats`: NumPy's take/put truncate float indices given
     as Python numbers or lists, but not float arrays; the other functions refuse floats (an
     empty list is float to NumPy, so refused too)."""
@@ -38,6 +39,8 @@ def _index_array(api, indices, device, floats=False):
     idx = asarray(indices, device=device)
     if idx.dtype.kind in "iu":
         return idx
+    if bools and idx.dtype.kind == "b":
+        return idx.astype("int64")
     if floats and idx.dtype.kind == "f" and not is_array:
         return idx.astype("int64")
     if idx.size == 0 and floats:
@@ -218,6 +221,10 @@ def putmask(a, mask, values):
     if mask.size != a.size:
         raise ValueError("[putmask] mask and data must be the same size")
     mask = mask.reshape(a.shape)
+    if isinstance(values, (ndarray, np.ndarray)) and not can_cast(values.dtype, a.dtype, "safe"):
+        # Arrays of values are cast safely; Python scalars go in as NumPy's do.
+        raise TypeError(f"[putmask] Cannot cast array data from {values.dtype!r} to "
+                        f"{a.dtype!r} according to the rule 'safe'")
     values = asarray(values, device=a.device).ravel()
     if values.size == 0:
         return
@@ -398,7 +405,10 @@ def unravel_index(indices, shape, order="C"):
     """Flat indices as a tuple of coordinate arrays for `shape`."""
     shape = _dims("unravel_index", shape)
     order = _c_or_f("unravel_index", order)
-    idx = _index_array("unravel_index", indices, None)
+    if math.prod(shape) > np.iinfo(np.int64).max:
+        raise ValueError("[unravel_index] dimensions are too large; arrays and shapes with a "
+                         "total size greater than 'intp' are not supported.")
+    idx = _index_array("unravel_index", indices, None, bools=True)
     size = builtins.int(np.prod(shape, dtype=np.int64))
     outside = logical_or(less(idx, 0), greater_equal(idx, size))
     if idx.size and builtins.bool(outside.any()):
@@ -415,13 +425,16 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     """Coordinate arrays as flat indices into an array of shape `dims`."""
     dims = _dims("ravel_multi_index", dims)
     order = _c_or_f("ravel_multi_index", order)
+    if math.prod(dims) > np.iinfo(np.int64).max:
+        raise ValueError("[ravel_multi_index] invalid dims: array size defined by dims is larger "
+                         "than the maximum possible size.")
     if len(multi_index) != len(dims):
         raise ValueError(f"[ravel_multi_index] parameter multi_index must be a sequence of "
                          f"length {len(dims)}")
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     total = None
     for coord, n, s, m in zip(multi_index, dims, _element_steps(dims, order), modes):
-        c = _index_array("ravel_multi_index", coord, None)
+        c = _index_array("ravel_multi_index", coord, None, bools=True)
         if m == "raise" and c.size and builtins.bool(
                 logical_or(less(c, 0), greater_equal(c, n)).any()):
             raise ValueError("[ravel_multi_index] invalid entry in coordinates array")

@@ -14,6 +14,7 @@ from ._elementwise import (add, clip, conjugate, divide, equal, isnan, multiply,
                            subtract, where)
 from ._joining import concatenate, stack
 from ._manipulation import moveaxis
+from ._statistics import diff
 
 
 def outer(a, b, out=None):
@@ -289,12 +290,12 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     else:
         x = operand(x)
         if x.ndim == 1:
-            d = x[1:] - x[:-1]
+            d = diff(x)
             shape = [1] * nd
             shape[axis] = d.shape[0]
             d = d.reshape(tuple(shape))
         else:
-            d = x[head + (slice(1, None),)] - x[head + (slice(None, -1),)]
+            d = diff(x, axis=axis)
     return (d * (upper + lower) / 2.0).sum(axis=axis)
 
 
