@@ -3,14 +3,11 @@
 // handle's stream behind the work before them. Device memory is host memory here, so the
 // matrices are read where they lie.
 
-#include <exception>
-#include <iostream>
-#include <memory>
-
 #include "backend/backend.h"
 #include "backend/cuda/cublas.h"
 #include "backend/cuda/driver.h"
 #include "backend/cuda/runtime.h"
+#include "backend/cudasim/host_task.h"
 
 namespace tessera::cuda {
 namespace {
@@ -60,18 +57,6 @@ bool is_one(const void* scalar, int compute, bool zero) {
   return *static_cast<const double*>(scalar) == want;
 }
 
-void run_gemm(void* data) {
-  const std::unique_ptr<GemmCall> call(static_cast<GemmCall*>(data));
-  try {
-    cpu_backend().gemm(*call);
-  } catch (const std::exception& e) {
-    // A queued host function has no caller to report to: as a GPU's failed kernel would,
-    // this ends the process loudly rather than leave a wrong result.
-    std::cerr << "[cuda sim] cublasGemmStridedBatchedEx failed: " << e.what() << std::endl;
-    std::terminate();
-  }
-}
-
 cublasStatus_t gemm_strided_batched(cublasHandle_t handle, int transa, int transb, int m, int n,
                                     int k, const void* alpha, const void* a, int a_type, int lda,
                                     long long stride_a, const void* b, int b_type, int ldb,
@@ -86,28 +71,25 @@ cublasStatus_t gemm_strided_batched(cublasHandle_t handle, int transa, int trans
       transb > 1 || m < 0 || n < 0 || k < 0 || batch < 0) {
     return CUBLAS_STATUS_NOT_SUPPORTED;
   }
-  auto call = std::make_unique<GemmCall>();
-  call->trans_a = transa == CUBLAS_OP_T;
-  call->trans_b = transb == CUBLAS_OP_T;
-  call->m = m;
-  call->n = n;
-  call->k = k;
-  call->lda = lda;
-  call->ldb = ldb;
-  call->ldc = ldc;
-  call->batch = batch;
-  call->stride_a = stride_a;
-  call->stride_b = stride_b;
-  call->stride_c = stride_c;
-  call->a = host_view(a, dtype);
-  call->b = host_view(b, dtype);
-  call->c = host_view(c, dtype);
-  if (driver()->cuLaunchHostFunc(handle_of(handle)->stream, &run_gemm, call.get()) !=
-      CUDA_SUCCESS) {
-    return CUBLAS_STATUS_NOT_SUPPORTED;
-  }
-  call.release();  // run_gemm owns it now
-  return CUBLAS_STATUS_SUCCESS;
+  GemmCall call;
+  call.trans_a = transa == CUBLAS_OP_T;
+  call.trans_b = transb == CUBLAS_OP_T;
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.lda = lda;
+  call.ldb = ldb;
+  call.ldc = ldc;
+  call.batch = batch;
+  call.stride_a = stride_a;
+  call.stride_b = stride_b;
+  call.stride_c = stride_c;
+  call.a = host_view(a, dtype);
+  call.b = host_view(b, dtype);
+  call.c = host_view(c, dtype);
+  const bool queued = enqueue_host_task(handle_of(handle)->stream, "cublasGemmStridedBatchedEx",
+                                        [call] { cpu_backend().gemm(call); });
+  return queued ? CUBLAS_STATUS_SUCCESS : CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
 const char* status_string(cublasStatus_t status) {

@@ -5,16 +5,14 @@
 // plan's stream behind the work before them. Device memory is host memory here, so the
 // data is read where it lies.
 
-#include <exception>
-#include <iostream>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "backend/backend.h"
 #include "backend/cuda/cufft.h"
 #include "backend/cuda/runtime.h"
+#include "backend/cudasim/host_task.h"
 
 namespace tessera::cuda {
 namespace {
@@ -146,20 +144,8 @@ Array host_view(void* data, DType dtype) {
                Dims{itemsize(dtype)}, 0);
 }
 
-void run_fft(void* data) {
-  const std::unique_ptr<FftCall> call(static_cast<FftCall*>(data));
-  try {
-    cpu_backend().fft(*call);
-  } catch (const std::exception& e) {
-    // A queued host function has no caller to report to: as a GPU's failed kernel would,
-    // this ends the process loudly rather than leave a wrong result.
-    std::cerr << "[cuda sim] cufftExec failed: " << e.what() << std::endl;
-    std::terminate();
-  }
-}
-
 cufftResult execute(cufftHandle handle, int type, void* in, void* out, int direction) {
-  auto call = std::make_unique<FftCall>();
+  FftCall call;
   CUstream stream = nullptr;
   {
     std::lock_guard lock(plans_mutex);
@@ -169,20 +155,17 @@ cufftResult execute(cufftHandle handle, int type, void* in, void* out, int direc
       return CUFFT_INVALID_VALUE;
     }
     if (!plan->auto_allocate && plan->work_area == nullptr) return CUFFT_INVALID_VALUE;
-    *call = plan->layout;
+    call = plan->layout;
     stream = plan->stream;
   }
   const bool single = type == CUFFT_C2C || type == CUFFT_R2C || type == CUFFT_C2R;
   const DType complex = single ? DType::Complex64 : DType::Complex128;
   const DType real = single ? DType::Float32 : DType::Float64;
-  call->forward = direction == CUFFT_FORWARD;
-  call->in = host_view(in, call->kind == FftKind::RealToComplex ? real : complex);
-  call->out = host_view(out, call->kind == FftKind::ComplexToReal ? real : complex);
-  if (driver()->cuLaunchHostFunc(stream, &run_fft, call.get()) != CUDA_SUCCESS) {
-    return CUFFT_EXEC_FAILED;
-  }
-  call.release();  // run_fft owns it now
-  return CUFFT_SUCCESS;
+  call.forward = direction == CUFFT_FORWARD;
+  call.in = host_view(in, call.kind == FftKind::RealToComplex ? real : complex);
+  call.out = host_view(out, call.kind == FftKind::ComplexToReal ? real : complex);
+  const bool queued = enqueue_host_task(stream, "cufftExec", [call] { cpu_backend().fft(call); });
+  return queued ? CUFFT_SUCCESS : CUFFT_EXEC_FAILED;
 }
 
 cufftResult exec_c2c(cufftHandle h, void* in, void* out, int direction) {

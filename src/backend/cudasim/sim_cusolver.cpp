@@ -7,10 +7,7 @@
 
 #include <algorithm>
 #include <complex>
-#include <exception>
 #include <functional>
-#include <iostream>
-#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -20,6 +17,7 @@
 #include "backend/cuda/cublas.h"
 #include "backend/cuda/cusolver.h"
 #include "backend/cuda/runtime.h"
+#include "backend/cudasim/host_task.h"
 
 namespace tessera::cuda {
 namespace {
@@ -63,30 +61,13 @@ MatrixBatch one_matrix(void* data, DType dtype, int64_t rows, int64_t cols, int6
   return m;
 }
 
-void run_task(void* data) {
-  const std::unique_ptr<std::function<void()>> task(static_cast<std::function<void()>*>(data));
-  try {
-    (*task)();
-  } catch (const std::exception& e) {
-    // A queued host function has no caller to report to: as a GPU's failed kernel would,
-    // this ends the process loudly rather than leave a wrong result.
-    std::cerr << "[cuda sim] cuSOLVER routine failed: " << e.what() << std::endl;
-    std::terminate();
-  }
-}
-
 // Queues `routine` (which returns LAPACK's info) on the handle's stream, its info then
 // written to `info` as an int.
 cusolverStatus_t enqueue(cusolverDnHandle_t handle, int* info,
                          std::function<int64_t()> routine) {
-  auto task = std::make_unique<std::function<void()>>(
-      [info, routine = std::move(routine)] { *info = static_cast<int>(routine()); });
-  if (driver()->cuLaunchHostFunc(handle_of(handle)->stream, &run_task, task.get()) !=
-      CUDA_SUCCESS) {
-    return CUSOLVER_STATUS_EXECUTION_FAILED;
-  }
-  task.release();  // run_task owns it now
-  return CUSOLVER_STATUS_SUCCESS;
+  auto task = [info, routine = std::move(routine)] { *info = static_cast<int>(routine()); };
+  const bool queued = enqueue_host_task(handle_of(handle)->stream, "cuSOLVER routine", task);
+  return queued ? CUSOLVER_STATUS_SUCCESS : CUSOLVER_STATUS_EXECUTION_FAILED;
 }
 
 // A CPU routine's info, written into an int64 of its own.
@@ -134,8 +115,8 @@ cusolverStatus_t getrf(cusolverDnHandle_t handle, cusolverDnParams_t, int64_t m,
                        int type, void* a, int64_t lda, int64_t* ipiv, int compute, void* dw,
                        size_t db, void* hw, size_t hb, int* info) {
   DType dtype;
-  if (!dtype_of(type, &dtype) || compute != type || m < 0 || n < 0 || lda < std::max<int64_t>(1, m) ||
-      !work_given(dw, db, hw, hb)) {
+  if (!dtype_of(type, &dtype) || compute != type || m < 0 || n < 0 ||
+      lda < std::max<int64_t>(1, m) || !work_given(dw, db, hw, hb)) {
     return CUSOLVER_STATUS_INVALID_VALUE;
   }
   return enqueue(handle, info, [=] {
