@@ -31,7 +31,9 @@ Array host_array(DType dtype) { return Array::empty(kShape, dtype, Device::cpu()
 
 // The walks every plan is rendered with: up to 4 axes (written out) and up to kMaxDims (a
 // loop), each with the walk along one axis and both index widths, chosen at run time. The
-// kernel for one axis holds exactly that one-axis walk, and is left out to halve the time.
+// kernel for one axis holds that one-axis walk and the packed walk (wide loads), whose text
+// differs between plans only in the packs' types: PackedWalksCompileAndAssemble renders it
+// for every dtype and pack width, and the sweeps leave it out to halve their time.
 const int kAxes[] = {4, kMaxDims};
 
 class Program {
@@ -41,9 +43,13 @@ class Program {
   void add(const expr::Node& root, std::span<const Array> outs, bool every_walk = true) {
     const expr::KernelPlan plan = expr::lower(root, outs);
     for (const int axes : kAxes) {
-      source_ += cuda::render_cuda_kernel(plan, axes, "k" + std::to_string(kernels_++));
+      add_walk(plan, axes);
       if (!every_walk) break;
     }
+  }
+
+  void add_walk(const expr::KernelPlan& plan, int axes) {
+    source_ += cuda::render_cuda_kernel(plan, axes, "k" + std::to_string(kernels_++));
   }
 
   // Compiles for compute_80 and assembles the PTX for sm_80 and sm_90.
@@ -126,6 +132,38 @@ TEST_F(CodegenNvrtc, EveryConversionCompilesAndAssembles) {
     }
   }
   program.check("conversions");
+}
+
+// The one-axis kernel, whose packed walk reads and writes packs of the operands' own
+// dtypes: every loop of add and multiply (every dtype, so every pack type and width),
+// divmod's two outputs, ldexp's mixed dtypes, an input read as another dtype (not packed)
+// and a product's operands (not packed).
+TEST_F(CodegenNvrtc, PackedWalksCompileAndAssemble) {
+  Program program;
+  int packed = 0;
+  const auto add = [&](const expr::NodePtr& root, std::span<const Array> outs) {
+    const expr::KernelPlan plan = expr::lower(*root, outs);
+    if (cuda::pack_width(plan) > 1) ++packed;
+    program.add_walk(plan, 1);
+  };
+  for (const Ufunc op : {Ufunc::Add, Ufunc::Multiply, Ufunc::Divmod, Ufunc::Ldexp}) {
+    const UfuncInfo& info = ufunc_info(op);
+    for (int loop = 0; loop < static_cast<int>(info.loops.size()); ++loop) {
+      const LoopSignature& sig = info.loops[loop];
+      std::vector<Array> outs;
+      for (int j = 0; j < info.nout; ++j) outs.push_back(host_array(sig.out[j]));
+      std::vector<expr::NodePtr> args;
+      for (int k = 0; k < info.nin; ++k) args.push_back(expr::input(host_array(sig.in[k]), sig.in[k]));
+      add(expr::op(op, loop, 0, args), outs);
+    }
+  }
+  const Array out = host_array(DType::Float64);
+  add(expr::input(host_array(DType::Int8), DType::Float64), std::span(&out, 1));
+  const int64_t steps[2] = {8, 64};
+  add(expr::dot(host_array(DType::Float64), host_array(DType::Float64), 3, steps),
+      std::span(&out, 1));
+  program.check("packed walks");
+  EXPECT_GT(packed, 30);
 }
 
 TEST_F(CodegenNvrtc, FewTermProductCompilesAndAssembles) {

@@ -7,6 +7,8 @@
 
 #include "backend/cuda/runtime.h"
 #include "backend/cuda/vendor_library.h"
+#include "tessera/array.h"
+#include "tessera/cuda.h"
 #include "tessera/errors.h"
 #include "tessera/stream.h"
 
@@ -22,6 +24,7 @@ const CublasApi* load_real() {
   if (resolve(library, "cublasCreate_v2", api.cublasCreate) &&
       resolve(library, "cublasSetStream_v2", api.cublasSetStream) &&
       resolve(library, "cublasSetMathMode", api.cublasSetMathMode) &&
+      resolve(library, "cublasSetWorkspace_v2", api.cublasSetWorkspace) &&
       resolve(library, "cublasGemmStridedBatchedEx", api.cublasGemmStridedBatchedEx) &&
       resolve(library, "cublasGetStatusString", api.cublasGetStatusString)) {
     return &api;
@@ -48,17 +51,29 @@ void check_status(const CublasApi& api, cublasStatus_t status, const char* call)
   }
 }
 
+struct Handle {
+  cublasHandle_t handle = nullptr;
+  int64_t workspace_bytes = 0;
+};
+
+// The work area cuBLAS's guide recommends: 32 MiB on Hopper and newer, whose kernels use
+// more, 4 MiB before.
+int64_t workspace_bytes(int device) {
+  return device_properties(device).major >= 9 ? (int64_t{32} << 20) : (int64_t{4} << 20);
+}
+
 // One handle per device and thread, created on first use and kept for the thread's life
 // (cuBLAS handles are not to be shared between threads that use them at once).
-cublasHandle_t handle_for(const CublasApi& api, int device) {
-  thread_local std::map<int, cublasHandle_t> handles;
+const Handle& handle_for(const CublasApi& api, int device) {
+  thread_local std::map<int, Handle> handles;
   if (auto it = handles.find(device); it != handles.end()) return it->second;
   activate(device, "matmul");
-  cublasHandle_t handle = nullptr;
-  check_status(api, api.cublasCreate(&handle), "cublasCreate");
-  check_status(api, api.cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-  handles.emplace(device, handle);  // only once it is ready: a failure is retried next call
-  return handle;
+  Handle h;
+  h.workspace_bytes = workspace_bytes(device);
+  check_status(api, api.cublasCreate(&h.handle), "cublasCreate");
+  check_status(api, api.cublasSetMathMode(h.handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  // only once it is ready: a failure is retried next call
+  return handles.emplace(device, h).first->second;
 }
 
 int checked_int(int64_t v) {
@@ -73,11 +88,22 @@ int checked_int(int64_t v) {
 
 void cublas_gemm(int device, const GemmCall& call) {
   const CublasApi& api = require_cublas();
-  const cublasHandle_t handle = handle_for(api, device);
+  const Handle& h = handle_for(api, device);
   activate(device, "matmul");
+  const cublasHandle_t handle = h.handle;
   check_status(api,
                api.cublasSetStream(handle, stream_handle(current_stream(Device::cuda(device)))),
                "cublasSetStream");
+  // The work area comes from the memory pool, stream-ordered, at each call, as CuPy and
+  // PyTorch give it, rather than from the cudaMalloc cuBLAS would make per handle and
+  // stream: the pool's cache serves it, and out-of-memory handling is the pool's. It goes
+  // back to the pool when this call returns, usable again behind the product.
+  const Array workspace =
+      Array::empty(Dims{h.workspace_bytes}, DType::UInt8, Device::cuda(device));
+  check_status(api,
+               api.cublasSetWorkspace(handle, workspace.data(),
+                                      static_cast<size_t>(h.workspace_bytes)),
+               "cublasSetWorkspace");
   // alpha = 1 and beta = 0 in the compute type: float for float32 and complex64 (its real
   // and imaginary parts), double for the others.
   const std::complex<float> one_f(1), zero_f(0);

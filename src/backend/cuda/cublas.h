@@ -5,6 +5,7 @@
 // that turns a GemmCall into cuBLAS's arguments is what the simulator's tests exercise.
 // The declarations mirror cublas_api.h (same signatures, same values).
 
+#include <cstddef>
 #include <cstdint>
 
 #include "backend/cuda/driver.h"
@@ -15,6 +16,7 @@ namespace tessera::cuda {
 using cublasHandle_t = struct cublasContext*;
 using cublasStatus_t = int;
 constexpr cublasStatus_t CUBLAS_STATUS_SUCCESS = 0;
+constexpr cublasStatus_t CUBLAS_STATUS_INVALID_VALUE = 7;
 constexpr cublasStatus_t CUBLAS_STATUS_NOT_SUPPORTED = 15;
 constexpr int CUBLAS_OP_N = 0, CUBLAS_OP_T = 1;
 // cudaDataType
@@ -30,6 +32,8 @@ struct CublasApi {
   cublasStatus_t (*cublasCreate)(cublasHandle_t* handle);  // _v2
   cublasStatus_t (*cublasSetStream)(cublasHandle_t handle, CUstream stream);  // _v2
   cublasStatus_t (*cublasSetMathMode)(cublasHandle_t handle, int mode);
+  cublasStatus_t (*cublasSetWorkspace)(cublasHandle_t handle, void* workspace,
+                                       size_t bytes);  // _v2
   cublasStatus_t (*cublasGemmStridedBatchedEx)(
       cublasHandle_t handle, int transa, int transb, int m, int n, int k, const void* alpha,
       const void* a, int a_type, int lda, long long stride_a, const void* b, int b_type, int ldb,

@@ -118,7 +118,9 @@ void launch_expr(int device, const expr::Node& root, std::span<const Array> outs
   const uintptr_t function = generated_function(
       key, [&] { return render_cuda(plan, layout.axes); }, kExprKernelName, device);
   std::vector<uint64_t> words = kernel_params(plan, layout);
-  launch_grid_stride(function, device, outs.front().size(), words.data(), "eval");
+  const int64_t n = outs.front().size();
+  launch_grid_stride(function, device, layout.packed ? n / pack_width(plan) : n, words.data(),
+                     "eval");
 }
 
 void launch_loop(int device, Ufunc op, int loop, std::span<const void* const> in,

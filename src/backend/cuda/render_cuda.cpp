@@ -20,10 +20,37 @@ using expr::KernelPlan;
 // Strided walks of up to this many axes are written out axis by axis.
 constexpr int kUnrolledAxes = 4;
 
+// The elementwise kernel's own parameter word: whether this launch takes the packed walk.
+constexpr int kPackedWord = 0;
+
+// Whether operand k is read and written in packs on the packed walk: its dtype is the
+// kernel's (outputs, inputs read as their own dtype), and no product walks past its
+// element.
+bool packable(const KernelPlan& plan, int k) {
+  for (const KernelPlan::Value& v : plan.values) {
+    if (v.kind == KernelPlan::Value::Kind::Dot && (v.operand == k || v.operand + 1 == k)) {
+      return false;
+    }
+  }
+  return k < plan.outputs || !expr::read_only_converted(plan, k);
+}
+
+bool loaded(const KernelPlan& plan, int k) {
+  return std::any_of(plan.values.begin(), plan.values.end(), [k](const KernelPlan::Value& v) {
+    return v.kind == KernelPlan::Value::Kind::Load && v.operand == k;
+  });
+}
+
+WordMap expr_words(const KernelPlan& plan, int axes) { return WordMap(plan, axes, 1); }
+
 class Renderer {
  public:
   Renderer(const KernelPlan& plan, int axes, std::string name)
-      : plan_(plan), axes_(axes), words_(plan, axes), name_(std::move(name)) {}
+      : plan_(plan),
+        axes_(axes),
+        words_(expr_words(plan, axes)),
+        name_(std::move(name)),
+        pack_(axes == 1 ? pack_width(plan) : 1) {}
 
   std::string render() const {
     const std::string params = name_ + "_params";
@@ -47,8 +74,10 @@ class Renderer {
          "static_cast<I>(threadIdx.x);\n";
     s += "  const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);\n";
     s += "  char* at[" + count + "];\n";
+    s += "  I start = 0;\n";
+    if (pack_ > 1) s += packed_walk();
     if (axes_ > 1) s += "  if (" + word(WordMap::kNdim) + ".i == 1) {\n";
-    s += "    for (I i = first; i < n; i += step) {\n";
+    s += "    for (I i = start + first; i < n; i += step) {\n";
     for (size_t k = 0; k < plan_.operands.size(); ++k) {
       const int op = static_cast<int>(k);
       s += "      at[" + std::to_string(k) + "] = " + word(words_.address(op)) +
@@ -65,6 +94,53 @@ class Renderer {
   }
 
  private:
+  // Wide loads, on launches where every packable operand is contiguous and aligned to its
+  // pack: each thread takes `pack_` neighbouring elements, reads each packable input as
+  // one load of pack_ items (16 bytes where the widest item allows) into registers, runs
+  // the element's code on them, and writes each output as one store; other operands (read
+  // through a conversion, walked by a product) are addressed per element. The element's
+  // code is the same function as on the plain walk, given addresses inside the packs,
+  // which NVRTC keeps in registers once `#pragma unroll` has unrolled the loop. The
+  // elements past the last whole pack are left to the plain walk (`start`).
+  std::string packed_walk() const {
+    const std::string V = std::to_string(pack_);
+    std::string s = "  if (" + word(words_.extra(kPackedWord)) + ".i) {\n";
+    s += "    const I groups = n / " + V + ";\n";
+    s += "    for (I g = first; g < groups; g += step) {\n      const I i = g * " + V + ";\n";
+    const auto pack = [&](int k) {
+      return "tessera::device::Pack<" + type_of(plan_.operands[k].dtype()) + ", " + V + ">";
+    };
+    const auto address = [&](int k) {
+      return word(words_.address(k)) + ".a + i * static_cast<I>(" + word(words_.stride(k, 0)) +
+             ".i)";
+    };
+    const int count = static_cast<int>(plan_.operands.size());
+    for (int k = 0; k < count; ++k) {
+      if (!packable(plan_, k)) continue;
+      s += "      " + pack(k) + " pack" + std::to_string(k);
+      if (loaded(plan_, k)) s += " = *reinterpret_cast<const " + pack(k) + "*>(" + address(k) + ")";
+      s += ";\n";
+    }
+    s += "#pragma unroll\n      for (int j = 0; j < " + V + "; ++j) {\n";
+    for (int k = 0; k < count; ++k) {
+      const std::string K = std::to_string(k);
+      s += "        at[" + K + "] = ";
+      if (packable(plan_, k)) {
+        s += "reinterpret_cast<char*>(&pack" + K + ".v[j]);\n";
+      } else {
+        s += word(words_.address(k)) + ".a + (i + j) * static_cast<I>(" +
+             word(words_.stride(k, 0)) + ".i);\n";
+      }
+    }
+    s += "        " + name_ + "_element(p, at);\n      }\n";
+    for (int k = 0; k < plan_.outputs; ++k) {
+      s += "      *reinterpret_cast<" + pack(k) + "*>(" + address(k) + ") = pack" +
+           std::to_string(k) + ";\n";
+    }
+    s += "    }\n    start = groups * " + V + ";\n  }\n";
+    return s;
+  }
+
   // Each element's coordinates from the last axis to the first, the axes this call has
   // (merged axes come first: ndim of them), each adding coordinate * stride to addresses.
   // Up to 4 axes the steps are written out, so every word's index is a constant; beyond,
@@ -102,6 +178,7 @@ class Renderer {
   int axes_;
   WordMap words_;
   std::string name_;
+  int pack_;
 };
 
 // The parameter's word (every field 8 bytes, so host and device agree on where each lies
@@ -124,7 +201,9 @@ std::string prologue() {
   s += "  }\n  return T();\n}\n}  // namespace tessera::kernels\n";
   // The loop of the device files' kernels whose elements are independent: f(i) for every i
   // in [0, n), spread over the grid's threads in index type I.
-  s += "namespace tessera::device {\ntemplate <class I, class F>\n"
+  s += "namespace tessera::device {\n"
+       "template <class T, int V>\nstruct alignas(sizeof(T) * V) Pack {\n  T v[V];\n};\n"
+       "template <class I, class F>\n"
        "__device__ __forceinline__ void grid_stride(I n, F&& f) {\n"
        "  const I step = static_cast<I>(blockDim.x) * static_cast<I>(gridDim.x);\n"
        "  for (I i = static_cast<I>(blockIdx.x) * static_cast<I>(blockDim.x) +\n"
@@ -160,7 +239,24 @@ KernelLayout layout_of(const KernelPlan& plan) {
     if (span >= (int64_t{1} << 31)) fits = false;
   }
   layout.wide_index = !fits;
+  const int width = pack_width(plan);
+  layout.packed = layout.ndim == 1 && width > 1 && n >= width;
+  for (int k = 0; k < count && layout.packed; ++k) {
+    if (!packable(plan, k)) continue;
+    const int64_t item = plan.operands[k].itemsize();
+    layout.packed = layout.strides[k][0] == item &&
+                    reinterpret_cast<uintptr_t>(plan.operands[k].data()) % (item * width) == 0;
+  }
   return layout;
+}
+
+int pack_width(const KernelPlan& plan) {
+  int64_t widest = 0;
+  for (int k = 0; k < static_cast<int>(plan.operands.size()); ++k) {
+    if (packable(plan, k)) widest = std::max(widest, plan.operands[k].itemsize());
+  }
+  if (widest == 0) return 1;
+  return static_cast<int>(std::clamp<int64_t>(kPackBytes / widest, 1, kMaxPack));
 }
 
 const std::string& render_cuda_prologue() {
@@ -177,8 +273,11 @@ std::string render_cuda(const KernelPlan& plan, int axes) {
 }
 
 std::vector<uint64_t> kernel_params(const KernelPlan& plan, const KernelLayout& layout) {
-  return detail::plan_words(plan, WordMap(plan, layout.axes), layout.shape, layout.strides,
-                            layout.wide_index);
+  const WordMap words = expr_words(plan, layout.axes);
+  std::vector<uint64_t> w =
+      detail::plan_words(plan, words, layout.shape, layout.strides, layout.wide_index);
+  w[words.extra(kPackedWord)] = layout.packed ? 1 : 0;
+  return w;
 }
 
 }  // namespace tessera::cuda

@@ -11,7 +11,9 @@
 // What the source depends on is what a kernel's speed depends on: the values' dtypes and
 // ops, and how many axes its strided walk may need (KernelLayout). The rest is decided at
 // run time by uniform branches: a walk with one axis (each operand's address a + i * step:
-// contiguous, broadcast or evenly strided) or with several (coordinates times strides);
+// contiguous, broadcast or evenly strided), the same with wide loads and stores where the
+// operands are contiguous and aligned (pack_width), or with several (coordinates times
+// strides);
 // 32- or 64-bit index arithmetic; the source dtype of an input read as another dtype (a
 // switch over the 14 dtypes, jit/kernel_text.h). So one compiled kernel serves `x + y`
 // over every layout, and `x + 1.5` for x of any dtype read as float64: the code generator
@@ -29,6 +31,7 @@ struct KernelLayout {
   int axes = 1;              // the merged axes the kernel can walk: 1, 4, 16 or kMaxDims
   int ndim = 1;              // of this call's merged shape (at least 1)
   bool wide_index = false;   // 64-bit index arithmetic; 32-bit when every span fits
+  bool packed = false;       // the packed walk: wide loads and stores (pack_width)
   std::vector<int64_t> shape;                 // merged, ndim of them
   std::vector<std::vector<int64_t>> strides;  // per operand, bytes, ndim of them
 };
@@ -36,6 +39,14 @@ struct KernelLayout {
 // The layout of `plan`'s operands over their common shape, axes merged where every
 // operand's strides allow (the CPU backend's simplify_layout).
 KernelLayout layout_of(const expr::KernelPlan& plan);
+
+// Elements per thread on the packed walk of a one-axis launch, 1 where the plan has none:
+// as many as fill kPackBytes of the widest operand read or written in packs (outputs and
+// inputs of the kernel's own dtypes), at most kMaxPack (more would unroll the element's
+// code further for little gain). A launch takes that walk when every such operand is
+// contiguous and aligned to its pack.
+inline constexpr int64_t kPackBytes = 16, kMaxPack = 4;
+int pack_width(const expr::KernelPlan& plan);
 
 // What every program of such kernels starts with (the functors and the parameter's word
 // type); render_cuda_kernel gives one kernel to follow it, named `name`: several kernels

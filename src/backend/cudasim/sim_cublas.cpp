@@ -14,6 +14,7 @@ namespace {
 
 struct SimHandle {
   CUstream stream = nullptr;
+  void* workspace = nullptr;
 };
 
 SimHandle* handle_of(cublasHandle_t handle) { return reinterpret_cast<SimHandle*>(handle); }
@@ -25,6 +26,16 @@ cublasStatus_t create(cublasHandle_t* handle) {
 
 cublasStatus_t set_stream(cublasHandle_t handle, CUstream stream) {
   handle_of(handle)->stream = stream;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// cuBLAS's rules for a user work area: 256-byte aligned, a multiple of 256 bytes.
+cublasStatus_t set_workspace(cublasHandle_t handle, void* workspace, size_t bytes) {
+  if (reinterpret_cast<uintptr_t>(workspace) % 256 != 0 || bytes % 256 != 0 ||
+      (workspace == nullptr && bytes != 0)) {
+    return CUBLAS_STATUS_INVALID_VALUE;
+  }
+  handle_of(handle)->workspace = workspace;
   return CUBLAS_STATUS_SUCCESS;
 }
 
@@ -64,8 +75,11 @@ cublasStatus_t gemm_strided_batched(cublasHandle_t handle, int transa, int trans
                                     int ldc, long long stride_c, int batch, int compute_type,
                                     int algo) {
   DType dtype;
-  // tessera asks for C = op(A) op(B) only (alpha 1, beta 0), one data type throughout.
-  if (!dtype_of(c_type, compute_type, &dtype) || a_type != c_type || b_type != c_type ||
+  // tessera asks for C = op(A) op(B) only (alpha 1, beta 0), one data type throughout, and
+  // gives every product a work area from its memory pool (without one, real cuBLAS would
+  // allocate its own outside the pool).
+  if (handle_of(handle)->workspace == nullptr ||
+      !dtype_of(c_type, compute_type, &dtype) || a_type != c_type || b_type != c_type ||
       algo != CUBLAS_GEMM_DEFAULT || !is_one(alpha, compute_type, false) ||
       !is_one(beta, compute_type, true) || transa < 0 || transa > 1 || transb < 0 ||
       transb > 1 || m < 0 || n < 0 || k < 0 || batch < 0) {
@@ -93,15 +107,18 @@ cublasStatus_t gemm_strided_batched(cublasHandle_t handle, int transa, int trans
 }
 
 const char* status_string(cublasStatus_t status) {
-  return status == CUBLAS_STATUS_SUCCESS ? "CUBLAS_STATUS_SUCCESS"
-                                         : "CUBLAS_STATUS_NOT_SUPPORTED";
+  switch (status) {
+    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
+    default: return "CUBLAS_STATUS_NOT_SUPPORTED";
+  }
 }
 
 }  // namespace
 
 const CublasApi* simulated_cublas() {
   static const CublasApi api = {"simulated cuBLAS", create, set_stream, set_math_mode,
-                                gemm_strided_batched, status_string};
+                                set_workspace,       gemm_strided_batched, status_string};
   return &api;
 }
 

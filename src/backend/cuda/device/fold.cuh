@@ -146,11 +146,35 @@ struct ArgFold {
   }
 };
 
+// The lanes of the caller's warp that exist: all 32, or fewer in a block smaller than a
+// warp (a shuffle's mask must name only lanes that take part).
+__device__ __forceinline__ unsigned warp_members() {
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned linear = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  const unsigned lanes = min(32u, threads - (linear & ~31u));
+  return lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
+}
+
+// The value of lane + delta (which must be a member), any trivially copyable type: its
+// 4-byte words shuffled one by one, since the hardware moves 32 bits at a time.
+template <class T>
+__device__ __forceinline__ T shuffle_down(unsigned members, const T& value, unsigned delta) {
+  static_assert(sizeof(T) % 4 == 0, "shuffled in 4-byte words");
+  unsigned words[sizeof(T) / 4];
+  memcpy(words, &value, sizeof(T));
+  for (unsigned w = 0; w < sizeof(T) / 4; ++w) {
+    words[w] = __shfl_down_sync(members, words[w], delta);
+  }
+  T result;
+  memcpy(&result, words, sizeof(T));
+  return result;
+}
+
 // A reorderable fold. Block (x, y) threads: x across outputs, y (a power of two) across one
 // output's walked values, which blockIdx.y splits into gridDim.y chunks. Each thread folds
-// its values, the block's y threads merge theirs in shared memory (a tree), and the result
-// is finished into operand 0, or, when the walk is split, stored as the chunk's partial
-// for fold_partials. `shared` holds blockDim.x * blockDim.y Folded values.
+// its values, the block's y threads merge theirs (a tree: shuffles within a warp, shared
+// memory across warps), and the result is finished into operand 0, or, when the walk is
+// split, stored as the chunk's partial for fold_partials. `shared` holds blockDim.x * blockDim.y Folded values.
 template <class Traits, class I>
 __device__ void fold_block(const typename Traits::Params& p, unsigned char* shared) {
   using Fold = typename Traits::Fold;
@@ -177,24 +201,34 @@ __device__ void fold_block(const typename Traits::Params& p, unsigned char* shar
         fold.add(Traits::value(p, at), j);
       }
     }
-    slots[slot] = fold.folded();
-    __syncthreads();
     // Neighbours merge, then pairs of them, ...: when each thread holds at most one value,
-    // the values merge in index order.
-    for (unsigned step = 1; step < blockDim.y; step *= 2) {
-      if (threadIdx.y % (2 * step) == 0) {
-        Fold::merge(slots[slot], slots[slot + step * blockDim.x]);
-      }
+    // the values merge in index order. Within a warp by shuffles, then across warps
+    // through shared memory.
+    F mine = fold.folded();
+    const unsigned members = warp_members();
+    unsigned step = 1;
+    for (; step < blockDim.y && step * blockDim.x < 32; step *= 2) {
+      const F later = shuffle_down(members, mine, step * blockDim.x);
+      if (threadIdx.y % (2 * step) == 0) Fold::merge(mine, later);
+    }
+    if (step < blockDim.y) {
+      slots[slot] = mine;
       __syncthreads();
+      for (; step < blockDim.y; step *= 2) {
+        if (threadIdx.y % (2 * step) == 0) {
+          Fold::merge(slots[slot], slots[slot + step * blockDim.x]);
+        }
+        __syncthreads();
+      }
+      mine = slots[slot];  // no thread reads another's slot again before the next tree's barrier
     }
     if (threadIdx.y == 0 && o < outputs) {
       if (chunks > 1) {
-        reinterpret_cast<F*>(p.w[Traits::kPartials].a)[chunk * outputs + o] = slots[slot];
-      } else if (slots[slot].any) {
-        Traits::finish(p, base, slots[slot]);
+        reinterpret_cast<F*>(p.w[Traits::kPartials].a)[chunk * outputs + o] = mine;
+      } else if (mine.any) {
+        Traits::finish(p, base, mine);
       }
     }
-    __syncthreads();  // the slots are reused by the next outputs
   }
 }
 
