@@ -30,6 +30,31 @@ def rng():
 
 
 # --------------------------------------------------------------------------------------------
+# elementwise: the packed walk (wide loads) where every operand is contiguous and aligned,
+# the plain walk where an offset breaks the alignment, the elements past the last whole
+# pack, an output that is also read (in place), an input read as another dtype.
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 17, 1027])
+@pytest.mark.parametrize("offset", [0, 1])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "float32", "float64", "complex64"])
+def test_packed_and_plain_walks_agree_with_numpy(n, offset, dtype):
+    g = rng()
+    a = g.standard_normal(n + offset).astype(dtype)
+    b = g.standard_normal(n + offset).astype(dtype)
+    c = g.integers(-5, 5, n + offset).astype(np.int16)
+    with tp.cuda.Device(0):
+        ta, tb, tc = (tp.asarray(v)[offset:] for v in (a, b, c))
+        a, b, c = a[offset:], b[offset:], c[offset:]
+        assert np.array_equal(tp.asnumpy(ta * tb + ta), a * b + a)
+        assert np.array_equal(tp.asnumpy(ta.real.astype(np.float64) * tc + 1.5),
+                              a.real.astype(np.float64) * c + 1.5)
+        tb += ta
+        b += a
+        assert np.array_equal(tp.asnumpy(tb), b)
+
+
+# --------------------------------------------------------------------------------------------
 # reductions
 
 
@@ -107,6 +132,39 @@ def test_scans_along_each_axis_match_the_cpu_bit_for_bit(shape, axis):
     for fn in (lambda t: tp.cumsum(t, axis=axis), lambda t: tp.cumprod(1 + t / 100, axis=axis),
                lambda t: tp.maximum.accumulate(t, axis=axis)):
         assert on_cuda(fn, x).tobytes() == on_cpu(fn, x).tobytes()
+
+
+# Integer and bool scans of lines of 2,048 values or more run as tiles chained by decoupled
+# look-back: lines that end inside a tile, on its first value, or fill whole tiles; several
+# lines; lines strided, reversed, or the output's own view (in place).
+@pytest.mark.parametrize("n", [2048, 2049, 4096 + 255, 70001])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int32", "uint32", "int64",
+                                   "uint64"])
+def test_long_integer_scans_in_tiles_match_numpy(n, dtype):
+    x = rng().integers(-3, 4, n).astype(dtype)
+    with tp.cuda.Device(0):
+        t = tp.asarray(x)
+        for name in ("cumsum", "cumprod"):
+            got = tp.asnumpy(getattr(tp, name)(t))
+            want = getattr(np, name)(x)
+            assert got.dtype == want.dtype and np.array_equal(got, want), name
+        for name in ("maximum", "minimum", "bitwise_xor", "logical_or", "logical_and"):
+            got = tp.asnumpy(getattr(tp, name).accumulate(t))
+            assert np.array_equal(got, getattr(np, name).accumulate(x)), name
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_long_integer_scans_of_several_lines_strided_and_in_place(axis):
+    x = rng().integers(-1000, 1000, (5, 9000), dtype=np.int64)
+    x = x if axis == 1 else x.T.copy()
+    with tp.cuda.Device(0):
+        t = tp.asarray(x)
+        assert np.array_equal(tp.asnumpy(tp.cumsum(t, axis=axis)), np.cumsum(x, axis=axis))
+        view = (slice(None), slice(None, None, -3)) if axis == 1 else (slice(None, None, -3),)
+        assert np.array_equal(tp.asnumpy(tp.cumsum(t[view], axis=axis)),
+                              np.cumsum(x[view], axis=axis))
+        tp.cumsum(t, axis=axis, out=t)
+        assert np.array_equal(tp.asnumpy(t), np.cumsum(x, axis=axis))
 
 
 # --------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 
 #include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/render_fold.h"
+#include "backend/cuda/runtime.h"
 #include "tessera/buffer.h"
 #include "tessera/cuda.h"
 #include "tessera/stream.h"
@@ -41,6 +42,24 @@ void run_fold(int device, const expr::KernelPlan& plan, const FoldLayout& layout
   const uintptr_t fold = generated_function(key, render, kFoldKernelName, device);
   const Stream stream = current_stream(Device::cuda(device));
   const bool blockwise = spec.kind != FoldKind::OrderedReduce && spec.kind != FoldKind::Scan;
+  if (spec.kind == FoldKind::Scan && layout.walked >= kScanTile &&
+      scan_reorders_exactly(plan, spec)) {
+    // Long lines of an exact op: tiles chained by decoupled look-back.
+    const int64_t per_line = (layout.walked + kScanTile - 1) / kScanTile;
+    const int64_t tiles = per_line * layout.outputs;
+    const std::shared_ptr<Buffer> status =
+        Buffer::allocate(Device::cuda(device), static_cast<size_t>(scan_status_bytes(tiles)));
+    check(driver()->cuMemsetD8Async(reinterpret_cast<CUdeviceptr>(status->data()), 0,
+                                    static_cast<size_t>(scan_status_zeroed(tiles)),
+                                    stream_handle(stream)),
+          "scan");
+    std::vector<uint64_t> words = fold_params(plan, layout, per_line, status->data());
+    std::vector<void*> params = {words.data()};
+    const uintptr_t tiled = generated_function(key, render, kFoldTilesName, device);
+    launch(tiled, {blocks_for(tiles, 1, device), 1, 1}, {kScanThreads, 1, 1},
+           kScanSharedBytes, stream, params, "scan");
+    return;  // `status` returns to the pool: its stream reuses it only after this work
+  }
   if (!blockwise) {  // one thread per output, in order
     const unsigned threads = pow2_at_least(layout.outputs, kBlockThreads);
     std::vector<uint64_t> words = fold_params(plan, layout, 1, nullptr);

@@ -157,13 +157,32 @@ std::string render_fold_kernel(const KernelPlan& plan, int axes, const FoldSpec&
   };
   switch (spec.kind) {
     case FoldKind::OrderedReduce: s += kernel(name, "fold_ordered", false); break;
-    case FoldKind::Scan: s += kernel(name, "scan_lines", false); break;
+    case FoldKind::Scan:
+      s += kernel(name, "scan_lines", false);
+      if (scan_reorders_exactly(plan, spec)) s += kernel(name + "_tiles", "scan_tiles", true);
+      break;
     default:
       s += kernel(name, "fold_block", true);
       s += kernel(name + "_partials", "fold_partials", false);
       break;
   }
   return s;
+}
+
+bool scan_reorders_exactly(const KernelPlan& plan, const FoldSpec& spec) {
+  const DType acc = plan.operands[0].dtype();
+  if (spec.kind != FoldKind::Scan || spec.accumulate_product ||
+      plan.values[plan.roots[0]].dtype != acc || !(is_integer(acc) || acc == DType::Bool)) {
+    return false;
+  }
+  switch (spec.op) {
+    case Ufunc::Add: case Ufunc::Multiply: case Ufunc::Maximum: case Ufunc::Minimum:
+    case Ufunc::Fmax: case Ufunc::Fmin: case Ufunc::BitwiseAnd: case Ufunc::BitwiseOr:
+    case Ufunc::BitwiseXor: case Ufunc::LogicalAnd: case Ufunc::LogicalOr:
+    case Ufunc::LogicalXor:
+      return true;
+    default: return false;
+  }
 }
 
 std::string fold_signature(const KernelPlan& plan, const FoldSpec& spec) {

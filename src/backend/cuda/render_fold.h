@@ -60,6 +60,20 @@ std::string render_fold_kernel(const expr::KernelPlan& plan, int axes, const Fol
                                const std::string& name);
 inline constexpr const char* kFoldKernelName = "ts_fold";
 inline constexpr const char* kFoldPartialsName = "ts_fold_partials";
+// A Scan whose op reorders exactly (scan_reorders_exactly) also has kFoldTilesName, the
+// tiled scan of long lines (device/fold.cuh's scan_tiles): its blocks are
+// kScanThreads threads with kScanSharedBytes of shared memory, each tile kScanTile values
+// (the device file's constants), its status (kPartials) as
+// scan_status_bytes says, the counter and flags (scan_status_zeroed bytes) zeroed first.
+inline constexpr const char* kFoldTilesName = "ts_fold_tiles";
+inline constexpr int64_t kScanThreads = 256, kScanTile = 2048, kScanSharedBytes = 128;
+inline int64_t scan_status_zeroed(int64_t tiles) { return 8 + (4 * tiles + 7) / 8 * 8; }
+inline int64_t scan_status_bytes(int64_t tiles) { return scan_status_zeroed(tiles) + 16 * tiles; }
+
+// Whether `spec` is a scan whose op gives the same values in any grouping: integer and
+// bool add, multiply (both wrap), extremes, bitwise and logical ops, on values of the
+// output's dtype.
+bool scan_reorders_exactly(const expr::KernelPlan& plan, const FoldSpec& spec);
 
 // What the program's source depends on besides `axes` (plan_signature, and the fold).
 std::string fold_signature(const expr::KernelPlan& plan, const FoldSpec& spec);

@@ -291,4 +291,153 @@ __device__ void scan_lines(const typename Traits::Params& p) {
   });
 }
 
+// A scan whose op reorders exactly (integer sums and products, which wrap, and the
+// bitwise, logical and extreme ops of integers and bools) over long lines: in tiles of
+// kScanTile values, each scanned by a block, chained by decoupled look-back (Merrill and
+// Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back", 2016) so that the
+// values are read once and written once. Tiles are numbered in the order blocks claim them
+// (an atomic counter), so a tile's predecessors belong to blocks already running: a block
+// waiting for them always waits on progress. Each tile publishes its aggregate, then, once
+// it knows every earlier tile's, its inclusive prefix; a tile looks back over its
+// predecessors until one gives an inclusive prefix. The status lies at `kPartials`: a
+// claim counter (8 bytes), one flag per tile (4 bytes; 0 none, 1 aggregate, 2 inclusive,
+// zeroed before the launch), then aggregates and inclusive prefixes in 8-byte slots.
+// Blocks are kScanThreads threads; the lines (outputs) are tiled one after another.
+constexpr int kScanThreads = 256, kScanItems = 8, kScanTile = kScanThreads * kScanItems;
+constexpr int kScanSharedBytes = 128;  // render_fold.h's
+
+template <class Acc>
+struct ScanShared {
+  long long tile;
+  Acc prefix;  // the tile's prefix from earlier tiles, when have_prefix
+  int have_prefix;
+  Acc warp_total[kScanThreads / 32];
+};
+
+// The integer or bool value of lane - delta (the hardware shuffles 32 or 64 bits).
+template <class Acc>
+__device__ __forceinline__ Acc shuffle_up_integer(Acc value, unsigned delta) {
+  if constexpr (sizeof(Acc) == 8) {
+    return static_cast<Acc>(__shfl_up_sync(0xffffffffu, static_cast<long long>(value), delta));
+  } else {
+    return static_cast<Acc>(__shfl_up_sync(0xffffffffu, static_cast<int>(value), delta));
+  }
+}
+
+// Merges the inclusive scan of a warp's (has, value) pairs, `has` false only on lanes past
+// the line's end (the last lanes): Hillis and Steele's steps by shuffles.
+template <class Traits, class Acc>
+__device__ __forceinline__ void warp_scan(Acc& value, bool& has) {
+  const unsigned lane = threadIdx.x % 32;
+  for (unsigned d = 1; d < 32; d *= 2) {
+    const Acc earlier = shuffle_up_integer(value, d);
+    const bool earlier_has = __shfl_up_sync(0xffffffffu, has ? 1 : 0, d) != 0;
+    if (lane >= d && earlier_has) {
+      value = has ? Traits::combine(earlier, value) : earlier;
+      has = true;
+    }
+  }
+}
+
+template <class Traits, class I>
+__device__ void scan_tiles(const typename Traits::Params& p, unsigned char* shared) {
+  using Acc = typename Traits::Acc;
+  static_assert(sizeof(ScanShared<Acc>) <= kScanSharedBytes, "the launch gives less");
+  ScanShared<Acc>& sh = *reinterpret_cast<ScanShared<Acc>*>(shared);
+  const I walked = static_cast<I>(p.w[Traits::kWalked].i);
+  const long long per_line = p.w[Traits::kChunks].i;
+  const long long tiles = p.w[Traits::kOutputs].i * per_line;
+  char* status = p.w[Traits::kPartials].a;
+  unsigned long long* counter = reinterpret_cast<unsigned long long*>(status);
+  volatile int* flags = reinterpret_cast<volatile int*>(status + 8);
+  char* slots = status + 8 + ((4 * tiles + 7) / 8) * 8;
+  volatile Acc* aggregate = reinterpret_cast<volatile Acc*>(slots);
+  volatile Acc* inclusive = reinterpret_cast<volatile Acc*>(slots + 8 * tiles);
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (;;) {
+    if (threadIdx.x == 0) sh.tile = static_cast<long long>(atomicAdd(counter, 1ull));
+    __syncthreads();
+    const long long t = sh.tile;
+    if (t >= tiles) return;
+    const I o = static_cast<I>(t / per_line);
+    const I begin = static_cast<I>(t % per_line) * kScanTile + threadIdx.x * kScanItems;
+    char* base[Traits::kOperands];
+    output_addresses<Traits>(p, o, base);
+    // This thread's values, scanned.
+    Acc items[kScanItems];
+    Acc mine{};
+    bool has = false;
+    for (int i = 0; i < kScanItems; ++i) {
+      if (begin + i >= walked) break;
+      char* at[Traits::kOperands];
+      walked_addresses<Traits>(p, begin + static_cast<I>(i), base, at);
+      const Acc v = static_cast<Acc>(Traits::value(p, at));
+      mine = has ? Traits::combine(mine, v) : v;
+      items[i] = mine;
+      has = true;
+    }
+    // The threads' totals scanned across the block: within warps, then the warps' totals.
+    Acc scanned = mine;
+    bool scanned_has = has;
+    warp_scan<Traits>(scanned, scanned_has);
+    if (lane == 31) sh.warp_total[warp] = scanned;  // every warp holds values: none is past
+    __syncthreads();                                // the end while a later one is not
+    // The prefix of this thread's values within the tile: earlier warps, earlier lanes.
+    Acc before{};
+    bool before_has = false;
+    for (unsigned w = 0; w < warp; ++w) {
+      before = before_has ? Traits::combine(before, sh.warp_total[w]) : sh.warp_total[w];
+      before_has = true;
+    }
+    const Acc lane_before = shuffle_up_integer(scanned, 1);
+    if (lane > 0) {
+      before = before_has ? Traits::combine(before, lane_before) : lane_before;
+      before_has = true;
+    }
+    if (threadIdx.x == 0) {
+      Acc total = sh.warp_total[0];
+      for (unsigned w = 1; w < kScanThreads / 32; ++w) {
+        if (static_cast<I>(w) * 32 * kScanItems + begin < walked) {
+          total = Traits::combine(total, sh.warp_total[w]);
+        }
+      }
+      Acc prefix{};
+      bool have = false;
+      if (t % per_line != 0) {
+        aggregate[t] = total;
+        __threadfence();
+        flags[t] = 1;
+        for (long long k = t - 1;; --k) {
+          int flag;
+          while ((flag = flags[k]) == 0) {
+          }
+          __threadfence();
+          const Acc earlier = flag == 2 ? inclusive[k] : aggregate[k];
+          prefix = have ? Traits::combine(earlier, prefix) : earlier;
+          have = true;
+          if (flag == 2) break;
+        }
+        total = Traits::combine(prefix, total);
+      }
+      inclusive[t] = total;
+      __threadfence();
+      flags[t] = 2;
+      sh.prefix = prefix;
+      sh.have_prefix = have ? 1 : 0;
+    }
+    __syncthreads();
+    if (sh.have_prefix) {
+      before = before_has ? Traits::combine(sh.prefix, before) : sh.prefix;
+      before_has = true;
+    }
+    for (int i = 0; i < kScanItems; ++i) {
+      if (begin + i >= walked) break;
+      char* at[Traits::kOperands];
+      walked_addresses<Traits>(p, begin + static_cast<I>(i), base, at);
+      *reinterpret_cast<Acc*>(at[0]) = before_has ? Traits::combine(before, items[i]) : items[i];
+    }
+    __syncthreads();  // sh.tile is claimed anew
+  }
+}
+
 }  // namespace tessera::device
