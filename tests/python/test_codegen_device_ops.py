@@ -270,6 +270,35 @@ def test_scatters_keep_the_last_duplicate_and_apply_at_in_order():
                                   i)
 
 
+# More offsets than rows: the offsets are sorted (stably) and each run of equal ones is
+# applied by one thread, in order: the last duplicate wins an assignment, and ufunc.at adds
+# in index order, NumPy's rounding.
+@pytest.mark.parametrize("shape, index", [((50,), (slice(None),)), ((7, 3), (slice(None),)),
+                                          ((6, 8), "pair")], ids=str)
+def test_scatters_with_more_offsets_than_rows_keep_numpys_order(shape, index):
+    g = rng()
+    x = g.standard_normal(shape)
+    if index == "pair":
+        key = (g.integers(0, shape[0], 500), g.integers(-shape[1], shape[1], 500))
+        vals = g.standard_normal(500) * 10.0 ** g.integers(-8, 8, 500)
+    else:
+        key = g.integers(-shape[0], shape[0], 3000)
+        vals = g.standard_normal((3000,) + shape[1:]) * 10.0 ** g.integers(-8, 8, 3000).reshape(
+            (3000,) + (1,) * (len(shape) - 1))
+    with tp.cuda.Device(0):
+        t = tp.asarray(x)
+        tkey = tuple(tp.asarray(k) for k in key) if index == "pair" else tp.asarray(key)
+        t[tkey] = tp.asarray(vals)
+        want = x.copy()
+        want[key] = vals
+        assert np.array_equal(tp.asnumpy(t), want)
+        t = tp.asarray(x)
+        tp.add.at(t, tkey, tp.asarray(vals))
+        want = x.copy()
+        np.add.at(want, key, vals)
+        assert tp.asnumpy(t).tobytes() == want.tobytes()
+
+
 @pytest.mark.parametrize("n", [0, 1, 4095, 4096, 3 * 4096 + 17])
 def test_masks_and_nonzero_over_chunks(n):
     x = rng().standard_normal(n).astype(np.float32)
@@ -285,9 +314,12 @@ def test_masks_and_nonzero_over_chunks(n):
 # sorting
 
 
-@pytest.mark.parametrize("shape", [(1,), (7,), (1000,), (3, 333), (4, 5, 129)], ids=str)
+# Rows within one tile of 1,024 (sorted by a block in shared memory), and longer ones that
+# the merge passes over global memory finish: whole tiles, a short last tile, several rows.
+@pytest.mark.parametrize("shape", [(1,), (7,), (1000,), (3, 333), (4, 5, 129), (1024,),
+                                   (5000,), (3, 2049)], ids=str)
 @pytest.mark.parametrize("dtype", ["int8", "uint32", "int64", "float16", "float32", "float64",
-                                   "complex64", "bool"])
+                                   "complex64", "complex128", "bool"])
 def test_sort_and_argsort(shape, dtype):
     x = (rng().integers(-20, 20, size=shape) / 3).astype(dtype)
     if dtype[0] in "fc" and x.size > 3:

@@ -10,6 +10,7 @@
 #include "backend/cuda/render_cuda.h"
 #include "backend/cuda/render_values.h"
 #include "backend/cuda/runtime.h"
+#include "backend/cuda/sort_kernel.h"
 #include "jit/kernel_text.h"
 #include "tessera/buffer.h"
 #include "tessera/cuda.h"
@@ -23,10 +24,10 @@ constexpr unsigned kBlock = 256;
 constexpr int64_t kChunk = 256 * 16;
 
 // device/index.cuh's IndexParams and its words.
-using IndexWords = std::array<uint64_t, 16 + 2 * 64>;
+using IndexWords = std::array<uint64_t, 17 + 2 * 64>;
 enum IndexWord {
   kArray, kFlat, kOffsets, kCount, kPre, kPost, kItem, kNpre, kNdim, kExtent, kStride, kBad,
-  kMask, kChunkCounts, kElements, kValueItem, kShape, kStrides = kShape + 64,
+  kMask, kChunkCounts, kElements, kValueItem, kOrder, kShape, kStrides = kShape + 64,
 };
 
 // The indexed array's view (npre leading dims, then the post dims) and the offsets.
@@ -174,18 +175,35 @@ std::optional<int64_t> launch_gather_index(int device, const Array& src, int npr
   return read_back(device, reinterpret_cast<const int64_t*>(index.data()) + b);
 }
 
+// A scatter's threads: one per row walking every offset in order, or, where the offsets
+// outnumber the rows (`x[idx] = v` on a vector has one row), one per (row, offset) after a
+// stable sort of the offsets, whose order stays alive in `order` until the scatter has run.
+int64_t scatter_threads(int device, const Array& offsets, IndexWords& w, Array& order) {
+  const int64_t rows = static_cast<int64_t>(w[kPre] * w[kPost]);
+  const int64_t count = static_cast<int64_t>(w[kCount]);
+  if (count <= rows || count < 2) return rows;
+  const Array flat(offsets.buffer(), DType::Int64, Dims{count}, Dims{8}, offsets.offset());
+  order = Array::empty(Dims{count}, DType::Int64, Device::cuda(device));
+  launch_argsort(device, flat, order);
+  w[kOrder] = reinterpret_cast<uint64_t>(order.data());
+  return rows * count;
+}
+
 void launch_scatter(int device, const Array& dst, int npre, const Array& offsets,
                     const Array& values) {
   IndexWords w = words_for(dst, npre, offsets, values);
-  if (w[kCount] == 0) return;
-  run(device, "ts_scatter", static_cast<int64_t>(w[kPre] * w[kPost]), w);
+  if (w[kCount] == 0 || w[kPre] * w[kPost] == 0) return;
+  Array order;
+  const int64_t threads = scatter_threads(device, offsets, w, order);
+  run(device, "ts_scatter", threads, w);
 }
 
 void launch_scatter_apply(int device, const Array& dst, int npre, const Array& offsets,
                           const Array& values, Ufunc op, int loop) {
   IndexWords w = words_for(dst, npre, offsets, values);
-  const int64_t threads = static_cast<int64_t>(w[kPre] * w[kPost]);
-  if (w[kCount] == 0 || threads == 0) return;
+  if (w[kCount] == 0 || w[kPre] * w[kPost] == 0) return;
+  Array order;
+  const int64_t threads = scatter_threads(device, offsets, w, order);
   w[kValueItem] = ufunc_info(op).nin == 1 ? 0 : itemsize(ufunc_info(op).loops[loop].in[1]);
   const std::string key = "at:" + std::string(ufunc_info(op).name) + "#" + std::to_string(loop) +
                           ":" + std::string(dtype_name(dst.dtype()));

@@ -13,7 +13,9 @@
 namespace tessera::cuda {
 namespace {
 
-constexpr int64_t kRun = 8;  // device/sort.cuh's runs sorted by insertion
+// device/sort.cuh's tiles, each sorted by a block of kTileThreads threads.
+constexpr int64_t kTile = 1024;
+constexpr unsigned kTileThreads = 256;
 
 // device/sort.cuh's SortParams and its words.
 using SortWords = std::array<uint64_t, 8>;
@@ -47,12 +49,22 @@ std::pair<Array, Array> merge_sort(int device, Array keys, Array index) {
   w[kIndexIn] = indexed ? address(index) : 0;
   w[kRows] = static_cast<uint64_t>(rows);
   w[kLength] = static_cast<uint64_t>(length);
-  run(device, keys.dtype(), indexed ? "ts_sort_runs_indexed" : "ts_sort_runs",
-      rows * ((length + kRun - 1) / kRun), w);
-  if (length <= kRun) return {keys, index};
+  const int64_t tiles = rows * ((length + kTile - 1) / kTile);
+  if (tiles > 0) {
+    const uintptr_t function = generated_function(
+        "sort:" + std::string(dtype_name(keys.dtype())), [&] { return render_sort(keys.dtype()); },
+        indexed ? "ts_sort_tiles_indexed" : "ts_sort_tiles", device);
+    const auto blocks =
+        static_cast<unsigned>(std::min<int64_t>(tiles, int64_t{32} * multiprocessors(device)));
+    const size_t shared = 2 * kTile * (keys.itemsize() + (indexed ? sizeof(int64_t) : 0));
+    std::vector<void*> params = {w.data()};
+    launch(function, {blocks, 1, 1}, {kTileThreads, 1, 1}, shared,
+           current_stream(Device::cuda(device)), params, "sort");
+  }
+  if (length <= kTile) return {keys, index};
   Array other_keys = Array::empty(keys.shape(), keys.dtype(), keys.device());
   Array other_index = indexed ? Array::empty(index.shape(), DType::Int64, index.device()) : Array();
-  for (int64_t width = kRun; width < length; width *= 2) {
+  for (int64_t width = kTile; width < length; width *= 2) {
     w[kKeysIn] = address(keys);
     w[kKeysOut] = address(other_keys);
     w[kIndexIn] = indexed ? address(index) : 0;
@@ -70,14 +82,17 @@ std::pair<Array, Array> merge_sort(int device, Array keys, Array index) {
 
 std::string render_sort(DType dtype) {
   const std::string T = detail::type_of(dtype);
-  const auto kernel = [&](const std::string& name, const std::string& call) {
+  const auto kernel = [&](const std::string& name, const std::string& call,
+                          const std::string& args = "(p)") {
     return "extern \"C\" __global__ void __launch_bounds__(256) " + name +
-           "(const tessera::device::SortParams p) {\n  tessera::device::" + call + "(p);\n}\n";
+           "(const tessera::device::SortParams p) {\n  tessera::device::" + call + args +
+           ";\n}\n";
   };
   return render_cuda_prologue() + detail::device_file("backend/cuda/device/sort.cuh") +
          "#line 1 \"[tessera] sort kernels\"\n" +
-         kernel("ts_sort_runs", "sort_runs<" + T + ", false>") +
-         kernel("ts_sort_runs_indexed", "sort_runs<" + T + ", true>") +
+         "extern __shared__ __align__(16) unsigned char ts_sort_shared[];\n" +
+         kernel("ts_sort_tiles", "sort_tiles<" + T + ", false>", "(p, ts_sort_shared)") +
+         kernel("ts_sort_tiles_indexed", "sort_tiles<" + T + ", true>", "(p, ts_sort_shared)") +
          kernel("ts_sort_merge", "merge_pass<" + T + ", false>") +
          kernel("ts_sort_merge_indexed", "merge_pass<" + T + ", true>") +
          kernel("ts_searchsorted", "search_sorted<" + T + ">");

@@ -9,7 +9,7 @@ namespace tessera::device {
 
 // The parameter of the indexing kernels (index_kernel.cpp packs it).
 struct IndexParams {
-  TsWord w[16 + 2 * 64];
+  TsWord w[17 + 2 * 64];
 };
 enum IndexWord {
   kArray,     // the indexed array's base: gather's source, scatter's destination
@@ -28,6 +28,7 @@ enum IndexWord {
   kChunkCounts,
   kElements,
   kValueItem, // scatter_apply: the bytes of a value (0: a unary op, no values)
+  kOrder,     // scatters by sorted offsets: the offsets' stable order (int64), or null
   kShape,     // the indexed array's shape, then its byte strides
   kStrides = kShape + 64,
 };
@@ -126,19 +127,48 @@ __device__ void gather_indices(const IndexParams& p) {
 }
 
 // f(array[p, q] displaced by offsets[b], values[p, b, q]) with values of `value_size`
-// bytes: one thread per (p, q) walks b in order, so repeated offsets take their values in
-// order, as NumPy's do.
+// bytes, repeated offsets taking their values in order, as NumPy's do (`last_only`: only
+// the last of them, which is all an assignment keeps). Two ways:
+// - without kOrder, one thread per (p, q) walks b in order (a later value overwrites an
+//   earlier one): for many rows and few offsets;
+// - with kOrder, the offsets' stable sort, one thread per (p, b, q): the thread of the last
+//   (`last_only`) or the first of each run of equal offsets applies that run's values in
+//   order, so no two threads touch one element, and the offsets need not be few.
 template <class F>
-__device__ __forceinline__ void scatter_each(const IndexParams& p, long long value_size, F&& f) {
+__device__ __forceinline__ void scatter_each(const IndexParams& p, long long value_size,
+                                             bool last_only, F&& f) {
   const long long nb = p.w[kCount].i, post = p.w[kPost].i;
   const int npre = static_cast<int>(p.w[kNpre].i);
   const int npost = static_cast<int>(p.w[kNdim].i) - npre;
   const long long* offsets = reinterpret_cast<const long long*>(p.w[kOffsets].a);
-  grid_stride<long long>(p.w[kPre].i * post, [&](long long t) {
-    const long long q = t % post, pre = t / post;
-    char* row = p.w[kArray].a + dims_offset(p, 0, npre, pre) + dims_offset(p, npre, npost, q);
-    const char* values = p.w[kFlat].a + (pre * nb * post + q) * value_size;
-    for (long long b = 0; b < nb; ++b) f(row + offsets[b], values + b * post * value_size);
+  const long long* order = reinterpret_cast<const long long*>(p.w[kOrder].a);
+  const auto row_of = [&](long long pre, long long q) {
+    return p.w[kArray].a + dims_offset(p, 0, npre, pre) + dims_offset(p, npre, npost, q);
+  };
+  const auto values_of = [&](long long pre, long long q) {
+    return p.w[kFlat].a + (pre * nb * post + q) * value_size;
+  };
+  if (order == nullptr) {
+    grid_stride<long long>(p.w[kPre].i * post, [&](long long t) {
+      const long long q = t % post, pre = t / post;
+      char* row = row_of(pre, q);
+      const char* values = values_of(pre, q);
+      for (long long b = 0; b < nb; ++b) f(row + offsets[b], values + b * post * value_size);
+    });
+    return;
+  }
+  grid_stride<long long>(p.w[kPre].i * nb * post, [&](long long t) {
+    const long long q = t % post, rest = t / post, r = rest % nb, pre = rest / nb;
+    const long long offset = offsets[order[r]];
+    const bool leads = last_only ? r + 1 == nb || offsets[order[r + 1]] != offset
+                                 : r == 0 || offsets[order[r - 1]] != offset;
+    if (!leads) return;
+    char* to = row_of(pre, q) + offset;
+    const char* values = values_of(pre, q);
+    for (long long s = r; s < nb && offsets[order[s]] == offset; ++s) {
+      f(to, values + order[s] * post * value_size);
+      if (last_only) break;
+    }
   });
 }
 
@@ -146,7 +176,7 @@ __device__ __forceinline__ void scatter_each(const IndexParams& p, long long val
 struct ScatterOffsets {
   template <int Size>
   __device__ static void run(const IndexParams& p) {
-    scatter_each(p, Size, [](char* to, const char* from) { move_element<Size>(to, from); });
+    scatter_each(p, Size, true, [](char* to, const char* from) { move_element<Size>(to, from); });
   }
 };
 __device__ void scatter_offsets(const IndexParams& p) {
@@ -157,7 +187,7 @@ __device__ void scatter_offsets(const IndexParams& p) {
 // values; `apply(x, value)` is the op, rendered for its loop (index_kernel.cpp).
 template <class Apply>
 __device__ void apply_at(const IndexParams& p, Apply apply) {
-  scatter_each(p, p.w[kValueItem].i, apply);
+  scatter_each(p, p.w[kValueItem].i, false, apply);
 }
 
 // Stream compaction of a bool mask of kElements elements, in chunks of kChunk: counts per

@@ -7,14 +7,16 @@
 // Written here rather than taken from CUB: CUB's device-wide sorts are launched through the
 // CUDA runtime, which tessera does not use (it drives the driver API and NVRTC), and its
 // block primitives are inline PTX, which the simulator cannot run. The sort is a stable
-// merge sort: runs of kRun elements sorted by insertion, then passes that each merge
-// pairs of runs, every element finding its place by a binary search in the other run of
-// its pair (a merge by ranks: no thread waits for another, no shared memory). argsort
-// carries each element's index along.
+// merge sort: tiles of kTile elements sorted by a block each in shared memory, then passes
+// over global memory that each merge pairs of runs, every element finding its place by a
+// binary search in the other run of its pair (a merge by ranks: no thread waits for
+// another). argsort carries each element's index along.
 
 namespace tessera::device {
 
-constexpr int kRun = 8;
+// A tile of each row sorted by one block in shared memory: kTileThreads threads, each
+// first sorting a run of kTile / kTileThreads elements by insertion.
+constexpr int kTile = 1024, kTileThreads = 256, kTileRun = kTile / kTileThreads;
 
 // The parameter of the sort kernels (sort_kernel.cpp packs it).
 struct SortParams {
@@ -28,40 +30,6 @@ enum SortWord {
   // searchsorted reads `sorted` at kKeysIn (kLength of them), values at kKeysOut (kRows of
   // them), and writes int64 positions to kIndexOut.
 };
-
-// Each run of kRun elements of every row sorted in place, stably; with indices, each
-// element's index in its row is written first.
-template <class T, bool Indexed>
-__device__ void sort_runs(const SortParams& p) {
-  T* keys = reinterpret_cast<T*>(p.w[kKeysIn].a);
-  long long* index = reinterpret_cast<long long*>(p.w[kIndexIn].a);
-  const long long length = p.w[kLength].i;
-  const long long runs = (length + kRun - 1) / kRun;
-  grid_stride<long long>(p.w[kRows].i * runs, [&](long long t) {
-    const long long row = t / runs, begin = (t % runs) * kRun;
-    const long long end = begin + kRun < length ? begin + kRun : length;
-    T* k = keys + row * length;
-    long long* x = Indexed ? index + row * length : nullptr;
-    if constexpr (Indexed) {
-      for (long long i = begin; i < end; ++i) x[i] = i;
-    }
-    for (long long i = begin + 1; i < end; ++i) {
-      const T key = k[i];
-      long long j = i;
-      if constexpr (Indexed) {
-        const long long at = x[i];
-        for (; j > begin && tessera::kernels::sort_less(key, k[j - 1]); --j) {
-          k[j] = k[j - 1];
-          x[j] = x[j - 1];
-        }
-        x[j] = at;
-      } else {
-        for (; j > begin && tessera::kernels::sort_less(key, k[j - 1]); --j) k[j] = k[j - 1];
-      }
-      k[j] = key;
-    }
-  });
-}
 
 // How many of the n keys at `run` come before `key`: those less than it, or (`after_equal`)
 // those not greater.
@@ -79,6 +47,78 @@ __device__ __forceinline__ long long rank_in(const T* run, long long n, T key, b
     }
   }
   return lo;
+}
+
+// Each tile of kTile elements of every row (a row's last tile may be shorter) sorted in
+// place, stably, by one block in shared memory: runs of kTileRun by insertion, one per
+// thread, then merge passes by ranks (as merge_pass) between two halves of `shared`
+// (2 * kTile keys, then 2 * kTile indices when Indexed). With indices, each element's
+// index in its row is its position before the sort. The merge passes over global memory
+// then start from runs of kTile, seven passes fewer than from runs of 8.
+template <class T, bool Indexed>
+__device__ void sort_tiles(const SortParams& p, unsigned char* shared) {
+  T* keys = reinterpret_cast<T*>(p.w[kKeysIn].a);
+  long long* index = reinterpret_cast<long long*>(p.w[kIndexIn].a);
+  const long long length = p.w[kLength].i;
+  const long long tiles = (length + kTile - 1) / kTile;
+  T* key_buffers[2] = {reinterpret_cast<T*>(shared), reinterpret_cast<T*>(shared) + kTile};
+  long long* index_buffers[2] = {reinterpret_cast<long long*>(key_buffers[1] + kTile),
+                                 reinterpret_cast<long long*>(key_buffers[1] + kTile) + kTile};
+  for (long long tile = blockIdx.x; tile < p.w[kRows].i * tiles; tile += gridDim.x) {
+    const long long row = tile / tiles, begin = (tile % tiles) * kTile;
+    const int n = static_cast<int>(length - begin < kTile ? length - begin : kTile);
+    T* k = keys + row * length + begin;
+    long long* x = Indexed ? index + row * length + begin : nullptr;
+    T* src = key_buffers[0];
+    long long* src_index = index_buffers[0];
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      src[i] = k[i];
+      if constexpr (Indexed) src_index[i] = begin + i;
+    }
+    __syncthreads();
+    const int run_begin = threadIdx.x * kTileRun;
+    const int run_end = run_begin + kTileRun < n ? run_begin + kTileRun : n;
+    for (int i = run_begin + 1; i < run_end; ++i) {
+      const T key = src[i];
+      int j = i;
+      if constexpr (Indexed) {
+        const long long at = src_index[i];
+        for (; j > run_begin && tessera::kernels::sort_less(key, src[j - 1]); --j) {
+          src[j] = src[j - 1];
+          src_index[j] = src_index[j - 1];
+        }
+        src_index[j] = at;
+      } else {
+        for (; j > run_begin && tessera::kernels::sort_less(key, src[j - 1]); --j) {
+          src[j] = src[j - 1];
+        }
+      }
+      src[j] = key;
+    }
+    __syncthreads();
+    int from = 0;
+    for (int width = kTileRun; width < n; width *= 2) {
+      const T* in = key_buffers[from];
+      T* out = key_buffers[1 - from];
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const int lo = i / (2 * width) * (2 * width);
+        const int mid = lo + width < n ? lo + width : n;
+        const int hi = lo + 2 * width < n ? lo + 2 * width : n;
+        const T key = in[i];
+        const long long at = i < mid ? i + rank_in(in + mid, hi - mid, key, false)
+                                     : i - width + rank_in(in + lo, mid - lo, key, true);
+        out[at] = key;
+        if constexpr (Indexed) index_buffers[1 - from][at] = index_buffers[from][i];
+      }
+      __syncthreads();
+      from = 1 - from;
+    }
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      k[i] = key_buffers[from][i];
+      if constexpr (Indexed) x[i] = index_buffers[from][i];
+    }
+    __syncthreads();  // the buffers are refilled for the next tile
+  }
 }
 
 // One pass: runs [lo, lo + w) and [lo + w, lo + 2w) of every row merge into the output's
