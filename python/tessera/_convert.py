@@ -1,5 +1,6 @@
 """Host-side conversion of Python values to NumPy arrays tessera can take in."""
 
+import builtins
 import operator
 import warnings
 
@@ -42,6 +43,68 @@ def index(value, api, what):
         return operator.index(value)
     except TypeError as error:
         raise TypeError(f"[{api}] {what}: {error}") from None
+
+
+# The int64 range: what the engine's integer arguments (and NumPy's C longs, npy_intp) hold.
+INT64_MIN, INT64_MAX = -2**63, 2**63 - 1
+
+
+def c_long(value, api, what):
+    """An integer argument NumPy reads as a C long (an axis, an offset): TypeError for a
+    non-integer, as `index`; OverflowError, as NumPy's, for one outside int64 (the engine's
+    binding would otherwise refuse it with a bare "incompatible function arguments")."""
+    value = index(value, api, what)
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise OverflowError(f"[{api}] {what} {value} is outside int64 (Python int too large "
+                            "to convert to C long)")
+    return value
+
+
+def axis_arg(axis, api, what="axis"):
+    """A reduction's axis=: None, an integer or a tuple of integers, each checked by
+    `c_long` (so axis={} or a list is a TypeError and an axis past int64 an OverflowError,
+    as in NumPy's ufunc reductions); the bounds are the engine's to check."""
+    if axis is None:
+        return None
+    if isinstance(axis, tuple):
+        return tuple(c_long(ax, api, what) for ax in axis)
+    return c_long(axis, api, what)
+
+
+def dimension(value, api, what):
+    """An integer that becomes an array dimension (eye's N and M, vander's N): TypeError for
+    a non-integer; outside int64, ValueError "Maximum allowed dimension exceeded" as NumPy's;
+    a negative one is left to the caller (NumPy's answer to it differs by function)."""
+    value = index(value, api, what)
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError(f"[{api}] {what}={value}: Maximum allowed dimension exceeded "
+                         f"(a dimension is at most {INT64_MAX})")
+    return value
+
+
+def range_length(value, api, what):
+    """An integer NumPy builds arange(value) from (tri's N and M, tril_indices' n): TypeError
+    for a non-integer; a negative one is an empty range (0), as NumPy's arange makes it; past
+    int64 ValueError "Maximum allowed size exceeded" (NumPy's for one past uint64; below that
+    its arange overflows to an empty range)."""
+    value = builtins.max(index(value, api, what), 0)
+    if value > INT64_MAX:
+        raise ValueError(f"[{api}] {what}={value}: Maximum allowed size exceeded (at most "
+                         f"{INT64_MAX})")
+    return value
+
+
+def sample_count(value, api, what):
+    """A count of samples whose range NumPy builds with arange (linspace's num, histogram's
+    bins): TypeError for a non-integer. Past int64, NumPy's own errors: a count that fits
+    uint64 makes an empty arange, whose last element NumPy then indexes (IndexError);
+    a larger one is ValueError "Maximum allowed size exceeded"."""
+    value = index(value, api, what)
+    if value > INT64_MAX:
+        kind = IndexError if value < 2**64 else ValueError
+        raise kind(f"[{api}] {what}={value}: Maximum allowed size exceeded (at most "
+                   f"{INT64_MAX} elements)")
+    return value
 
 
 def native(array, api):

@@ -9,7 +9,8 @@ import builtins
 import numpy as np
 
 from . import _core
-from ._convert import check_dtype, index, is_scalar, native, prefixed
+from ._convert import (INT64_MAX, c_long, check_dtype, dimension, index, is_scalar, native,
+                       prefixed, sample_count)
 from ._convert import fill_value as _fill
 
 ndarray = _core.ndarray
@@ -238,6 +239,8 @@ def _arange_length(start, stop, step):
         span = (stop - start) / step
     except ZeroDivisionError:
         raise ZeroDivisionError("[arange] division by zero: step must not be 0") from None
+    except TypeError as error:  # not numbers ("a")
+        raise prefixed("arange", error) from None
     parts = (span.real, span.imag) if isinstance(span, complex) else (span,)
     try:
         return min(math.ceil(p) for p in parts)
@@ -262,10 +265,15 @@ def arange(start=None, stop=None, step=None, dtype=None, *, device=None):
             raise TypeError(f"[arange] {name} must be a real or complex number, got "
                             f"{type(v).__name__}")
     start, stop, step = (v.item() if isinstance(v, ndarray) else v for v in (start, stop, step))
+    # The length first: a range past int64 elements is NumPy's ValueError whatever the dtype
+    # (a Python int stop past int64 would otherwise be refused as an object dtype).
+    length = max(_arange_length(start, stop, step), 0)
+    if length > INT64_MAX:
+        raise ValueError(f"[arange] Maximum allowed size exceeded ({length} elements; at most "
+                         f"{INT64_MAX})")
     if dtype is None:
         dtype = np.result_type(np.intp, *(np.asarray(v).dtype for v in (start, stop, step)))
     dtype = check_dtype(dtype, "arange")
-    length = max(_arange_length(start, stop, step), 0)
     values = np.empty(2, dtype)
     try:
         values[0] = start
@@ -278,12 +286,12 @@ def arange(start=None, stop=None, step=None, dtype=None, *, device=None):
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *,
              device=None):
     """`num` evenly spaced samples over [start, stop], computed as numpy.linspace does."""
-    num = index(num, "linspace", "num must be an integer")
+    num = sample_count(num, "linspace", "num")
     if num < 0:
         raise ValueError(f"[linspace] Number of samples, {num}, must be non-negative.")
     if not (is_scalar(start) and is_scalar(stop)):
         return _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
-    index(axis, "linspace", "axis must be an integer")
+    c_long(axis, "linspace", "axis")
     if axis not in (0, -1):
         raise np.exceptions.AxisError(f"[linspace] axis {axis} is out of bounds for array of "
                                       "dimension 1")
@@ -347,13 +355,17 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis, device):
     return (y, step) if retstep else y
 
 
-def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
-    N = index(N, "eye", "N")
-    M = N if M is None else index(M, "eye", "M")
+def _eye(api, N, M, k, dtype, order, device):
+    N = dimension(N, api, "N")
+    M = N if M is None else dimension(M, api, "M")
     # A diagonal past the matrix's edge (any Python int, as NumPy takes) leaves it zero.
-    k = builtins.max(-N - 1, builtins.min(index(k, "eye", "k"), M + 1))
+    k = builtins.max(-N - 1, builtins.min(index(k, api, "k"), M + 1))
     return _core._eye(N, M, k, dtype, _device_of(device, None), order)
 
 
+def eye(N, M=None, k=0, dtype=float, order="C", *, device=None):
+    return _eye("eye", N, M, k, dtype, order, device)
+
+
 def identity(n, dtype=None, *, device=None):
-    return eye(index(n, "identity", "n"), dtype=float if dtype is None else dtype, device=device)
+    return _eye("identity", n, None, 0, float if dtype is None else dtype, "C", device)

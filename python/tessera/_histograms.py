@@ -10,6 +10,7 @@ import operator
 import numpy as np
 
 from . import _core, _reduction
+from ._convert import sample_count
 from ._creation import asarray, linspace, operand, zeros
 from ._elementwise import (add, equal, greater_equal, less, less_equal,
                            logical_and, subtract, where)
@@ -185,6 +186,7 @@ def _edges(a, bins, range_, weights, api):
             raise TypeError(f"[{api}] `bins` must be an integer, a string, or an array") from None
         if count < 1:
             raise ValueError(f"[{api}] `bins` must be positive, when an integer")
+        sample_count(count + 1, api, "bins + 1 (the number of edges)")
         first, last = _range_of(a, range_, api)
         return _uniform_edges(a, first, last, count)
     # Bin edges are a parameter, like index arrays: taken from the host on any device.
@@ -315,5 +317,12 @@ def histogram2d(x, y, bins=10, range=None, density=None, weights=None):
         count = 1
     if count not in (1, 2) or isinstance(bins, str):
         bins = [bins, bins]  # one edge array (or rule) shared by both axes
-    hist, edges = histogramdd(_core_stack_columns([x, y]), bins, range, density, weights)
+    try:
+        hist, edges = histogramdd(_core_stack_columns([x, y]), bins, range, density, weights)
+    except (ValueError, TypeError, IndexError) as error:
+        # histogramdd's argument errors, as raised by the function the caller called.
+        message = str(error)
+        if not message.startswith("[histogramdd] "):
+            raise
+        raise type(error)("[histogram2d] " + message.partition("] ")[2]) from None
     return hist, edges[0], edges[1]

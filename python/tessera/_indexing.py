@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from . import _core
-from ._convert import is_scalar
+from ._convert import c_long, index, is_scalar, prefixed, range_length
 from ._core import ndarray
 from ._creation import arange, asarray, empty, ones, operand, zeros
 from ._manipulation import broadcast_shapes, broadcast_to
@@ -20,7 +20,7 @@ from ._elementwise import (add, can_cast, clip, equal, floor_divide,
 
 
 def _axis(api, axis, ndim):
-    axis = operator.index(axis)
+    axis = c_long(axis, api, "axis")
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array of "
                                       f"dimension {ndim}")
@@ -36,6 +36,17 @@ def _index_array(api, indices, device, floats=False, bools=False):
     as Python numbers or lists, but not float arrays; the other functions refuse floats (an
     empty list is float to NumPy, so refused too)."""
     is_array = isinstance(indices, (ndarray, np.ndarray))
+    if not is_array and not isinstance(indices, np.generic):
+        # Python ints past int64: NumPy's index conversion refuses them (OverflowError); as
+        # an array they would be uint64, float64 (mixed with small ints) or object.
+        try:
+            kind = np.asarray(indices).dtype.kind
+            if kind in "uO" or (floats and kind == "f"):
+                np.asarray(indices, dtype=np.int64)
+        except OverflowError as error:
+            raise prefixed(api, error) from None
+        except (TypeError, ValueError):
+            pass  # refused or converted below, as before
     idx = asarray(indices, device=device)
     if idx.dtype.kind in "iu":
         return idx
@@ -446,7 +457,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 def diag_indices(n, ndim=2):
     """Indices of the main diagonal of an (n, n, ...) array."""
-    idx = arange(n)
+    idx = arange(range_length(n, "diag_indices", "n"))
     return (idx,) * ndim
 
 
@@ -464,8 +475,11 @@ def diag_indices_from(arr):
     return diag_indices(arr.shape[0], arr.ndim)
 
 
-def _triangle(n, k, m, lower):
-    m = n if m is None else m
+def _triangle(n, k, m, lower, api):
+    n = range_length(n, api, "n")
+    m = n if m is None else range_length(m, api, "m")
+    # A diagonal past the edge (any Python int, as NumPy takes) selects all or nothing.
+    k = builtins.max(-n - 1, builtins.min(index(k, api, "k"), m + 1))
     rows = arange(n).reshape(n, 1)
     cols = arange(m).reshape(1, m)
     mask = greater_equal(add(rows, k), cols) if lower else greater_equal(cols, add(rows, k))
@@ -474,12 +488,12 @@ def _triangle(n, k, m, lower):
 
 def tril_indices(n, k=0, m=None):
     """Indices of the lower triangle (diagonal k and below) of an (n, m) array."""
-    return _triangle(n, k, m, True)
+    return _triangle(n, k, m, True, "tril_indices")
 
 
 def triu_indices(n, k=0, m=None):
     """Indices of the upper triangle (diagonal k and above) of an (n, m) array."""
-    return _triangle(n, k, m, False)
+    return _triangle(n, k, m, False, "triu_indices")
 
 
 def tril_indices_from(arr, k=0):

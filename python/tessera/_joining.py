@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from . import _core
+from ._convert import c_long
 from ._core import ndarray
 from ._creation import arange, asarray, empty, operand, zeros
 from ._elementwise import can_cast, result_type
@@ -19,11 +20,7 @@ from ._manipulation import (atleast_1d, atleast_2d, atleast_3d, broadcast_to, ex
 
 
 def _axis(api, axis, ndim):
-    try:
-        axis = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"[{api}] '{type(axis).__name__}' object cannot be interpreted as an "
-                        "integer") from None
+    axis = c_long(axis, api, "axis")
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array of "
                                       f"dimension {ndim}")
@@ -149,13 +146,26 @@ def array_split(ary, indices_or_sections, axis=0):
     """Views of `ary` cut along `axis` into sections (sizes differing by at most one) or at
     the given indices."""
     ary = operand(ary)
-    axis = _axis("array_split", axis, ary.ndim) if ary.ndim else axis
+    if ary.ndim == 0:
+        # NumPy's error for a 0-d array (it reads ary.shape[axis]).
+        raise IndexError("[array_split] tuple index out of range: a 0-d array has no axis to "
+                         "split")
+    axis = _axis("array_split", axis, ary.ndim)
     n = ary.shape[axis]
     try:
         sections = operator.index(indices_or_sections)
     except TypeError:
-        bounds = [0, *[_int("array_split", i) for i in indices_or_sections], n]
-    else:
+        if np.ndim(indices_or_sections) == 0:
+            # A number of sections that is not an integer: NumPy takes int() of it.
+            try:
+                sections = builtins.int(indices_or_sections)
+            except (TypeError, ValueError) as error:
+                raise TypeError(f"[array_split] indices_or_sections must be an integer or a "
+                                f"sequence of integers: {error}") from None
+        else:
+            sections = None
+            bounds = [0, *[_int("array_split", i) for i in indices_or_sections], n]
+    if sections is not None:
         if sections <= 0:
             raise ValueError("[array_split] number sections must be larger than 0.")
         size, extra = divmod(n, sections)
@@ -168,12 +178,17 @@ def array_split(ary, indices_or_sections, axis=0):
 def split(ary, indices_or_sections, axis=0):
     """array_split, requiring equal sections when a number is given."""
     ary = operand(ary)
-    try:
-        sections = operator.index(indices_or_sections)
-    except TypeError:
-        pass
-    else:
-        if sections == 0 or ary.shape[axis] % sections:
+    if ary.ndim == 0:
+        raise IndexError("[split] tuple index out of range: a 0-d array has no axis to split")
+    if np.ndim(indices_or_sections) == 0:
+        # A number of sections (NumPy's test, N % sections, lets 2.0 through, not 1.5).
+        n = ary.shape[_axis("split", axis, ary.ndim)]
+        try:
+            uneven = indices_or_sections == 0 or n % indices_or_sections
+        except TypeError as error:
+            raise TypeError(f"[split] indices_or_sections must be an integer or a sequence of "
+                            f"integers: {error}") from None
+        if uneven:
             raise ValueError("[split] array split does not result in an equal division")
     return array_split(ary, indices_or_sections, axis)
 
@@ -336,7 +351,7 @@ def append(arr, values, axis=None):
     values = operand(values)
     if axis is None:
         return concatenate((arr.ravel(), values.ravel()), 0)
-    return concatenate((arr, values), axis)
+    return concatenate((arr, values), c_long(axis, "append", "axis"))
 
 
 def _host_index(obj):

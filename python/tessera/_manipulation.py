@@ -4,7 +4,7 @@ the functions that only exist as functions (moveaxis, broadcast_to, atleast_1d, 
 import numpy as np
 
 from . import _core
-from ._convert import index, prefixed
+from ._convert import axis_arg, c_long, index, prefixed
 from ._creation import operand
 
 ndarray = _core.ndarray
@@ -34,12 +34,14 @@ def permute_dims(a, axes=None):
 
 
 def swapaxes(a, axis1, axis2):
-    return operand(a).swapaxes(axis1, axis2)
+    # Checked here for the engine's int64 arguments: TypeError, OverflowError past int64.
+    return operand(a).swapaxes(c_long(axis1, "swapaxes", "axis1"),
+                               c_long(axis2, "swapaxes", "axis2"))
 
 
 def _axis_list(axis, api):
     axes = axis if isinstance(axis, (tuple, list)) else [axis]
-    return [index(a, api, "axis must be an integer") for a in axes]
+    return [c_long(a, api, "axis") for a in axes]
 
 
 def moveaxis(a, source, destination):
@@ -72,7 +74,7 @@ def expand_dims(a, axis):
 
 
 def squeeze(a, axis=None):
-    return operand(a).squeeze(axis)
+    return operand(a).squeeze(axis_arg(axis, "squeeze"))
 
 
 def broadcast_shapes(*shapes):

@@ -2,8 +2,9 @@
 trace and meshgrid. Masks are elementwise trees and diagonals are views, so everything
 runs on the array's device."""
 
-import operator
+import builtins
 
+from ._convert import c_long, index, range_length
 from ._core import ndarray
 from ._creation import arange, operand, zeros
 from ._elementwise import greater_equal, subtract, where
@@ -12,7 +13,10 @@ from ._manipulation import broadcast_shapes, broadcast_to
 
 def tri(N, M=None, k=0, dtype=float, *, device=None):
     """Ones at and below the k-th diagonal of an (N, M) array, zeros above."""
-    M = N if M is None else M
+    N = range_length(N, "tri", "N")
+    M = N if M is None else range_length(M, "tri", "M")
+    # A diagonal past the edge (any Python int, as NumPy takes) gives all ones or all zeros.
+    k = builtins.max(-N - 1, builtins.min(index(k, "tri", "k"), M + 1))
     mask = greater_equal(arange(N, device=device).reshape(N, 1),
                          subtract(arange(M, device=device), k).reshape(1, M))
     return mask.astype(dtype)
@@ -28,7 +32,7 @@ def tril(m, k=0):
     m = operand(m)
     if m.ndim < 2:
         m = broadcast_to(m, (m.shape[0], m.shape[0]) if m.ndim else (1, 1))
-    return where(_triangle_mask(m, operator.index(k)), m, zeros(1, dtype=m.dtype))
+    return where(_triangle_mask(m, index(k, "tril", "k")), m, zeros(1, dtype=m.dtype))
 
 
 def triu(m, k=0):
@@ -36,24 +40,28 @@ def triu(m, k=0):
     m = operand(m)
     if m.ndim < 2:
         m = broadcast_to(m, (m.shape[0], m.shape[0]) if m.ndim else (1, 1))
-    return where(_triangle_mask(m, operator.index(k) - 1), zeros(1, dtype=m.dtype), m)
+    return where(_triangle_mask(m, index(k, "triu", "k") - 1), zeros(1, dtype=m.dtype), m)
+
+
+def _diagonal(api, a, offset, axis1, axis2):
+    # Checked here (TypeError, OverflowError past int64, as NumPy's) for the engine's
+    # int64 arguments.
+    offset, axis1, axis2 = (c_long(v, api, name) for v, name in
+                            ((offset, "offset"), (axis1, "axis1"), (axis2, "axis2")))
+    return operand(a)._diagonal(offset, axis1, axis2)
 
 
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """The diagonal as a read-only view; its axis is the last."""
-    try:
-        offset, axis1, axis2 = (operator.index(v) for v in (offset, axis1, axis2))
-    except TypeError as error:
-        raise TypeError(f"[diagonal] {error}") from None
-    return operand(a)._diagonal(offset, axis1, axis2)
+    return _diagonal("diagonal", a, offset, axis1, axis2)
 
 
 def diag(v, k=0):
     """The k-th diagonal of a 2-d array, or a 2-d array with the 1-d v on its k-th diagonal."""
     v = operand(v)
-    k = operator.index(k)
+    k = index(k, "diag", "k")
     if v.ndim == 2:
-        return diagonal(v, k)
+        return _diagonal("diag", v, k, 0, 1)
     if v.ndim != 1:
         raise ValueError("[diag] Input must be 1- or 2-d.")
     n = v.shape[0] + abs(k)
@@ -70,7 +78,7 @@ def diagflat(v, k=0):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """Sum along the diagonal (summed as sum() would: small integers as int64)."""
-    return diagonal(a, offset, axis1, axis2).sum(-1, dtype=dtype, out=out)
+    return _diagonal("trace", a, offset, axis1, axis2).sum(-1, dtype=dtype, out=out)
 
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):

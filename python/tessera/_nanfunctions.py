@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 
 from . import _core, _reduction
+from ._convert import axis_arg, c_long
 from ._creation import operand
 from ._elementwise import isnan, logical_not, subtract
 from ._elementwise import where as _select  # `where` is also an argument name here
@@ -28,6 +29,7 @@ def _replace_nan(a, value):
 def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_reduction._NoValue,
            where=True):
     """Sum treating NaN as zero."""
+    axis = axis_arg(axis, "nansum")
     a, _ = _replace_nan(a, 0)
     return _reduction.sum(a, axis, dtype, out, keepdims, initial, where)
 
@@ -35,24 +37,28 @@ def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_reductio
 def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_reduction._NoValue,
             where=True):
     """Product treating NaN as one."""
+    axis = axis_arg(axis, "nanprod")
     a, _ = _replace_nan(a, 1)
     return _reduction.prod(a, axis, dtype, out, keepdims, initial, where)
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
     """Running sum treating NaN as zero."""
+    axis = None if axis is None else c_long(axis, "nancumsum", "axis")
     a, _ = _replace_nan(a, 0)
     return _reduction.cumsum(a, axis, dtype, out)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
     """Running product treating NaN as one."""
+    axis = None if axis is None else c_long(axis, "nancumprod", "axis")
     a, _ = _replace_nan(a, 1)
     return _reduction.cumprod(a, axis, dtype, out)
 
 
 def _fold_ignoring_nan(op, plain, api, a, axis, out, keepdims, initial, where):
     a = operand(a)
+    axis = axis_arg(axis, api)
     if not _inexact(a):
         return plain(a, axis, out, keepdims, initial, where)
     # fmax/fmin skip NaN, and give NaN only where a slice is all NaN, as NumPy's nanmax.
@@ -86,11 +92,13 @@ def _nan_arg(api, fill, plain, a, axis, out, keepdims):
 
 def nanargmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the largest element ignoring NaN; ValueError for an all-NaN slice."""
+    axis = None if axis is None else c_long(axis, "nanargmax", "axis")
     return _nan_arg("nanargmax", -np.inf, _reduction.argmax, a, axis, out, keepdims)
 
 
 def nanargmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the smallest element ignoring NaN; ValueError for an all-NaN slice."""
+    axis = None if axis is None else c_long(axis, "nanargmin", "axis")
     return _nan_arg("nanargmin", np.inf, _reduction.argmin, a, axis, out, keepdims)
 
 
@@ -108,6 +116,7 @@ def _divide_in_place(total, count, out):
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Mean of the non-NaN elements (NaN for an all-NaN slice)."""
+    axis = axis_arg(axis, "nanmean")
     arr, mask = _replace_nan(a, 0)
     if mask is None:
         return _reduction.mean(arr, axis, dtype, out, keepdims, where=where)
@@ -122,6 +131,7 @@ def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=None, correction=None):
     """Variance of the non-NaN elements, by NumPy's nanvar formula."""
+    axis = axis_arg(axis, "nanvar")
     ddof = _reduction._ddof("nanvar", ddof, correction)
     arr, mask = _replace_nan(a, 0)
     if mask is None:
@@ -154,6 +164,7 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
            mean=None, correction=None):
     """Standard deviation of the non-NaN elements."""
+    axis = axis_arg(axis, "nanstd")
     result = nanvar(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
                     correction=correction)
     return _core._ufuncs["sqrt"](result, out=result)

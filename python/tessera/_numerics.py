@@ -8,7 +8,8 @@ import operator
 
 import numpy as np
 
-from . import _core
+from . import _core, _reduction
+from ._convert import c_long
 from ._creation import arange, asarray, empty, operand, zeros
 from ._elementwise import (add, clip, conjugate, divide, equal, isnan, multiply,
                            subtract, where)
@@ -138,7 +139,8 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if not rowvar and m.ndim != 1:
         X = X.T
     if X.shape[0] == 0:
-        return zeros((0, 0), dtype=dtype, device=m.device)
+        # NumPy returns np.array([]).reshape(0, 0) here: float64 whatever the dtype.
+        return zeros((0, 0), dtype=np.float64, device=m.device)
     if y is not None:
         Y = (y.reshape(1, -1) if y.ndim < 2 else y).astype(dtype)
         if not rowvar and Y.shape[0] != 1:
@@ -179,14 +181,18 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
             fact = w_sum - ddof
         else:
             fact = w_sum - ddof * float((w * aw).sum()) / w_sum
-    fact = builtins.max(fact, 0.0)
+    if fact <= 0:
+        _reduction._warn("Degrees of freedom <= 0 for slice")
+        fact = 0.0
     centered = X - avg.reshape(-1, 1)
     weighted = centered if w is None else centered * w
     # c[i, j] = sum_k centered[i, k] * conj(weighted[j, k]): a fused product and sum.
     other = conjugate(weighted) if weighted.dtype.kind == "c" else weighted
     c = multiply(centered.reshape(centered.shape[0], 1, -1),
                  other.reshape(1, other.shape[0], -1)).sum(axis=-1)
-    c = divide(c, fact)
+    # Scaled by 1 / fact as NumPy scales it (the same roundings; with no degrees of freedom,
+    # its divide-by-zero and invalid-multiply warnings), in c's own dtype.
+    c = multiply(c, divide(1, asarray(float(fact), device=c.device)), out=c)
     return c.reshape(()) if c.size == 1 else c
 
 
@@ -277,7 +283,12 @@ def _interp_segments(x, xp, j, fp, left_value, right_value):
 def trapezoid(y, x=None, dx=1.0, axis=-1):
     """Integral of y along `axis` by the trapezoidal rule (spacing x or dx)."""
     y = operand(y)
-    axis = operator.index(axis)
+    try:
+        axis = c_long(axis, "trapezoid", "axis")
+    except OverflowError:
+        # NumPy's error: it slices with the axis (an index-sized integer).
+        raise IndexError(f"[trapezoid] cannot fit 'int' into an index-sized integer (axis "
+                         f"{axis})") from None
     nd = y.ndim
     if nd == 0:
         raise IndexError("[trapezoid] too many indices for array: array is 0-dimensional, "
@@ -286,6 +297,16 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     upper = y[head + (slice(1, None),)]
     lower = y[head + (slice(None, -1),)]
     if x is None:
+        if not isinstance(dx, _core.ndarray):
+            try:
+                kind = np.asarray(dx).dtype.kind
+            except (TypeError, ValueError):
+                kind = "O"
+            if kind not in "biufc":
+                # NumPy's own message, from its dx * (...) (the binding's would name __rmul__).
+                raise TypeError(f"[trapezoid] unsupported operand type(s) for *: "
+                                f"'{type(dx).__name__}' and 'float' (dx must be a number or an "
+                                "array of numbers)")
         d = dx
     else:
         x = operand(x)
@@ -309,7 +330,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                         "logical_xor function instead.")
     nd = f.ndim
     axes = tuple(range(nd)) if axis is None else \
-        tuple(operator.index(a) for a in ((axis,) if np.ndim(axis) == 0 else axis))
+        tuple(c_long(a, "gradient", "axis") for a in ((axis,) if np.ndim(axis) == 0 else axis))
     for a in axes:
         if not -nd <= a < nd:
             raise np.exceptions.AxisError(f"[gradient] axis {a} is out of bounds for array "

@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 
+from ._convert import INT64_MAX, dimension
 from ._core import ndarray
 from ._creation import arange, asarray, ones, operand, zeros, zeros_like
 from ._elementwise import divide, multiply, sqrt
@@ -27,7 +28,9 @@ def vander(x, N=None, increasing=False):
     x = operand(x)
     if x.ndim != 1:
         raise ValueError("[vander] x must be a one-dimensional array or sequence.")
-    n = x.shape[0] if N is None else int(N)
+    n = x.shape[0] if N is None else dimension(N, "vander", "N")
+    if n < 0:
+        raise ValueError("[vander] negative dimensions are not allowed")
     # NumPy's dtype: x's promoted with int (float32 becomes float64, bool int64).
     x = x.astype(np.promote_types(x.dtype, np.int64), copy=False)
     powers = arange(n) if increasing else arange(n - 1, -1, -1)
@@ -59,6 +62,10 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     y = operand(y) + 0.0
     if deg < 0:
         raise ValueError("[polyfit] expected deg >= 0")
+    if order > INT64_MAX:
+        # NumPy's vander of deg + 1 columns refuses it.
+        raise ValueError(f"[polyfit] deg={deg}: Maximum allowed dimension exceeded (deg + 1 "
+                         f"columns; at most {INT64_MAX})")
     if x.ndim != 1:
         raise TypeError("[polyfit] expected 1D vector for x")
     if x.size == 0:

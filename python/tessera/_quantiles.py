@@ -10,6 +10,7 @@ import builtins
 import numpy as np
 
 from . import _core, _reduction
+from ._convert import c_long
 from ._creation import asarray, operand
 from ._creation import full
 from ._elementwise import (add, ceil, clip, equal, floor, floor_divide,
@@ -43,6 +44,7 @@ def _merged(a, axis, api):
 
 
 def _reduction_axis(api, axis, ndim):
+    axis = c_long(axis, api, "axis")
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(f"[{api}] axis {axis} is out of bounds for array of "
                                       f"dimension {ndim}")
@@ -219,6 +221,10 @@ def _quantile(api, a, q, axis, out, keepdims, method, ignore_nan, weights=None):
     if not np.all((q_host >= 0) & (q_host <= 1)):
         raise ValueError(f"[{api}] Quantiles must be in the range [0, 1]")
     merged, kept_shape, keep = _merged(a, axis, api)
+    if q_host.ndim > 2:
+        # NumPy computes up to 2-d q (its message says 1-d) and refuses more.
+        raise ValueError(f"[{api}] q must be a scalar or 1d; got a {q_host.ndim}-d q of "
+                         f"shape {q_host.shape}")
     out_shape = q_host.shape + (keep if keepdims else kept_shape)
     if merged.shape[-1] == 0 and ignore_nan:
         # No values at all: NumPy's nan forms give NaN (with a warning).

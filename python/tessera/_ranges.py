@@ -38,7 +38,7 @@ def _logspace(start, stop, num, endpoint, base, dtype, axis, device, api):
             raise _reprefixed(api, error) from None
     try:
         y = linspace(start, stop, num=num, endpoint=endpoint, axis=axis, device=device)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, IndexError) as error:
         raise _reprefixed(api, error) from None
     if is_scalar(base) or isinstance(base, _core.ndarray):
         out = power(base, y)

@@ -8,8 +8,10 @@ import operator
 import warnings
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import _core
+from ._convert import axis_arg, c_long
 from ._core import ndarray, ufunc
 from ._creation import operand
 from ._elementwise import not_equal, subtract
@@ -52,11 +54,7 @@ def _accumulate_axis(api, a, axis):
         if len(axis) != 1:
             raise ValueError(f"[{api}] accumulate does not allow multiple axes")
         axis = axis[0]
-    try:
-        return operator.index(axis)
-    except TypeError:
-        raise TypeError(f"[{api}] '{type(axis).__name__}' object cannot be interpreted as an "
-                        "integer") from None
+    return c_long(axis, api, "axis")
 
 
 def _accumulate_dtype(dtype, out, a):
@@ -154,6 +152,7 @@ def _folding(op, api, a, axis, dtype, out, keepdims, initial, where):
         raise TypeError(f"[{api}] return arrays must be of ArrayType")
     initial, skip_identity = _initial(initial)
     a = operand(a)
+    axis = axis_arg(axis, api)
     return _core._reduce(op, a, _axis_of(a, axis), dtype, out, builtins.bool(keepdims), initial,
                          where, api, skip_identity)
 
@@ -195,12 +194,14 @@ def all(a, axis=None, out=None, keepdims=False, *, where=True):
 def ptp(a, axis=None, out=None, keepdims=False):
     """Range of values (max - min)."""
     a = operand(a)
+    axis = axis_arg(axis, "ptp")
     return subtract(max(a, axis, None, keepdims), min(a, axis, None, keepdims), out=out)
 
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     """Number of non-zero elements (an int64 array; 0-d for a full count, as in CuPy)."""
     a = operand(a)
+    axis = axis_arg(axis, "count_nonzero")
     # A bool array is counted as it is: the sum of its bytes, a SIMD count.
     mask = a if a.dtype == np.bool_ else not_equal(a, 0)
     return _core._reduce("add", mask, _axis_of(a, axis), "int64", None, builtins.bool(keepdims),
@@ -212,11 +213,7 @@ def _scan(op, api, a, axis, dtype, out):
     if axis is None or a.ndim == 0:
         a = a.ravel()
         axis = 0 if axis is None else axis
-    try:
-        axis = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"[{api}] '{type(axis).__name__}' object cannot be interpreted as an "
-                        "integer") from None
+    axis = c_long(axis, api, "axis")
     return _core._accumulate(op, a, axis, _accumulate_dtype(dtype, out, a), out, api)
 
 
@@ -241,6 +238,7 @@ def _cumulative(op, api, x, axis, dtype, out, include_initial):
             raise ValueError(f"[{api}] axis must be specified for arrays with more than one "
                              "dimension")
         axis = 0
+    axis = c_long(axis, api, "axis")
     if out is not None and not isinstance(out, ndarray):
         raise TypeError(f"[{api}] out must be a tessera.ndarray, got {type(out).__name__}")
     identity = 0 if op == "add" else 1
@@ -295,26 +293,53 @@ def _warn(message, depth=1):
     warnings.warn(message, RuntimeWarning, stacklevel=2 + depth)
 
 
+def _reduces_nothing(a, axis):
+    """Whether the slices a reduction over `axis` takes are empty (NumPy's count of items
+    is 0); False for an invalid axis, which the reduction itself reports."""
+    if a.size:
+        return False
+    try:
+        axes = normalize_axis_tuple(range(a.ndim) if axis is None else axis, a.ndim)
+    except (TypeError, ValueError):
+        return False
+    return builtins.any(a.shape[ax] == 0 for ax in axes)
+
+
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """Arithmetic mean: float64 for integer input; float16 is summed in float32."""
     a = operand(a)
-    result = _core._mean(a, axis, dtype, out, builtins.bool(keepdims), where)
-    if where is True and _fewest(a, axis) == 0 and result.size:
+    axis = axis_arg(axis, "mean")
+    # Warned before the division, as NumPy does: its NaN results' own "invalid value"
+    # warning comes second.
+    if where is True and _reduces_nothing(a, axis):
         _warn("Mean of empty slice")
-    return result
+    return _core._mean(a, axis, dtype, out, builtins.bool(keepdims), where)
+
+
+def _real_number(api, what, value):
+    """ddof= or correction= as a float: TypeError for what is not a real number (a string
+    included, which float() would parse), as NumPy's arithmetic with it raises."""
+    try:
+        if isinstance(value, (str, bytes)):
+            raise TypeError
+        return float(value)
+    except (TypeError, ValueError):
+        raise TypeError(f"[{api}] {what} must be a real number, got "
+                        f"{type(value).__name__} {value!r}") from None
 
 
 def _ddof(api, ddof, correction):
     if correction is not None:
         if ddof != 0:
             raise ValueError(f"[{api}] ddof and correction can't be provided simultaneously.")
-        return float(correction)
-    return float(ddof)
+        return _real_number(api, "correction", correction)
+    return _real_number(api, "ddof", ddof)
 
 
 def _variance(api, a, axis, dtype, out, ddof, keepdims, where, mean, correction, root):
     ddof = _ddof(api, ddof, correction)
     a = operand(a)
+    axis = axis_arg(axis, api)
     result = _core._var(a, axis, dtype, out, ddof, builtins.bool(keepdims), where, root,
                         None if mean is None else operand(mean))
     if where is True and ddof >= _fewest(a, axis) and result.size:
@@ -339,6 +364,7 @@ def argmax(a, axis=None, out=None, *, keepdims=False):
     """Index of the first largest element (of the flattened array when axis is None)."""
     if isinstance(out, tuple):
         raise TypeError("[argmax] return arrays must be of ArrayType")
+    axis = None if axis is None else c_long(axis, "argmax", "axis")
     return _core._argextreme(operand(a), axis, out, builtins.bool(keepdims), True)
 
 
@@ -346,6 +372,7 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
     """Index of the first smallest element (of the flattened array when axis is None)."""
     if isinstance(out, tuple):
         raise TypeError("[argmin] return arrays must be of ArrayType")
+    axis = None if axis is None else c_long(axis, "argmin", "axis")
     return _core._argextreme(operand(a), axis, out, builtins.bool(keepdims), False)
 
 

@@ -8,6 +8,7 @@ import operator
 import numpy as np
 
 from . import _core
+from ._convert import c_long
 from ._creation import arange, asarray, empty, full, operand
 from ._elementwise import (can_cast, equal, greater_equal, isnan, less, logical_and,
                            logical_not, logical_or, minimum, not_equal, result_type, subtract)
@@ -123,11 +124,7 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         result = _unique_flat(ar.ravel(), return_index, return_inverse, return_counts,
                               equal_nan, ar.shape)
     else:
-        try:
-            axis = operator.index(axis)
-        except TypeError:
-            raise TypeError(f"[unique] '{type(axis).__name__}' object cannot be interpreted "
-                            "as an integer") from None
+        axis = c_long(axis, "unique", "axis")
         if not -ar.ndim <= axis < ar.ndim:
             raise np.exceptions.AxisError(f"[unique] axis {axis} is out of bounds for array "
                                           f"of dimension {ar.ndim}")

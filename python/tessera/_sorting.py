@@ -8,6 +8,7 @@ import operator
 import numpy as np
 
 from . import _core
+from ._convert import c_long
 from ._core import ndarray
 from ._creation import operand
 
@@ -45,6 +46,7 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None):
     """A sorted copy along `axis` (None: flattened); NaN sorts last."""
     stable = _is_stable("sort", kind, stable)
     _no_order("sort", order)
+    axis = None if axis is None else _index("sort", axis, "axis")
     return _core._sort(operand(a), axis, stable)
 
 
@@ -53,6 +55,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
     every kind may return."""
     _is_stable("argsort", kind, stable)
     _no_order("argsort", order)
+    axis = None if axis is None else _index("argsort", axis, "axis")
     return _core._argsort(*_zero_d("argsort", operand(a), axis))
 
 
@@ -74,10 +77,11 @@ def _zero_d(api, a, axis):
 
 def _index(api, value, what):
     try:
-        return operator.index(value)
+        value = operator.index(value)
     except TypeError:
         raise TypeError(f"[{api}] '{type(value).__name__}' object cannot be interpreted as "
                         f"an integer ({what})") from None
+    return c_long(value, api, what)
 
 
 def _selection(api, kind):

@@ -6,6 +6,7 @@ import operator
 import numpy as np
 
 from . import _reduction
+from ._convert import axis_arg, c_long
 from ._creation import asarray, operand
 from ._elementwise import multiply, not_equal, result_type, subtract
 from ._joining import concatenate
@@ -15,6 +16,8 @@ from ._manipulation import broadcast_to
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
     """The (weighted) mean along the axes; with returned, also the sum of the weights."""
     a = operand(a)
+    if isinstance(axis, tuple) or np.ndim(axis) == 0:
+        axis = axis_arg(axis, "average")
     if weights is None:
         avg = _reduction.mean(a, axis, keepdims=keepdims)
         scale = avg.dtype.type(a.size / builtins.max(avg.size, 1))
@@ -56,7 +59,7 @@ def diff(a, n=1, axis=-1, prepend=np._NoValue, append=np._NoValue):
     a = operand(a)
     if a.ndim == 0:
         raise ValueError("[diff] diff requires input that is at least one dimensional")
-    axis = operator.index(axis)
+    axis = c_long(axis, "diff", "axis")
     if not -a.ndim <= axis < a.ndim:
         raise np.exceptions.AxisError(f"[diff] axis {axis} is out of bounds for array of "
                                       f"dimension {a.ndim}")

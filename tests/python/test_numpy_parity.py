@@ -1,7 +1,8 @@
 """Differences from NumPy that gave no error, only another answer (issue 25, part 1): the
 axis order of order='K' for broadcast views, flat indices with order=None, strides NumPy
 keeps on length-1 axes, interpolation of complex values with infinite parts, `x.real is x`,
-and the ComplexWarning of every cast that drops imaginary parts. NumPy is the oracle."""
+and the ComplexWarning of every cast that drops imaginary parts; then the errors, edge cases
+and dtype rules of its other parts. NumPy is the oracle."""
 
 import warnings
 
@@ -9,6 +10,8 @@ import numpy as np
 import pytest
 
 import tessera as tp
+
+from conftest import assert_same, reports_fp_errors
 
 
 def views(device, seed, count):
@@ -304,3 +307,107 @@ def test_tril_and_triu_indices_from_refuse_n_d_input(device):
             getattr(np, name)(np.zeros((2, 2, 2)))
         with pytest.raises(ValueError, match=rf"\[{name}\] input array must be 2-d"):
             getattr(tp, name)(tp.zeros((2, 2, 2)))
+
+
+# --------------------------------------------------------------------------------------------
+# dtype rules and errors left over from issue 25 (parts 3 and 5)
+
+
+@pytest.mark.parametrize("bins", [2, 3, "int_edges", "float32_edges"])
+@pytest.mark.parametrize("dtype", [np.int64, np.int8, np.bool_, np.float32])
+def test_histogram2d_and_histogramdd_edges(device, dtype, bins):
+    """Counts are float64; edges computed from a number of bins are float64 for integer and
+    bool samples and keep a float sample's dtype; edges given keep theirs, as NumPy's."""
+    x = np.array([1, 2, 3, 4, 4, 0]).astype(dtype)
+    y = np.array([4, 3, 2, 1, 0, 0]).astype(dtype)
+    edges = {"int_edges": [np.array([0, 2, 5]), np.array([0, 3, 5])],
+             "float32_edges": [np.array([0, 2.5, 5], np.float32)] * 2}.get(bins, bins)
+    t_edges = [tp.asarray(e) for e in edges] if isinstance(edges, list) else edges
+    tx, ty = tp.asarray(x), tp.asarray(y)
+    want = np.histogram2d(x, y, bins=edges)
+    got = tp.histogram2d(tx, ty, bins=t_edges)
+    for g, w in zip(got, want):
+        assert_same(g, w)
+    sample = np.stack([x, y], axis=1)
+    want_h, want_edges = np.histogramdd(sample, bins=edges)
+    got_h, got_edges = tp.histogramdd(tp.stack([tx, ty], axis=1), bins=t_edges)
+    assert_same(got_h, want_h)
+    for g, w in zip(got_edges, want_edges):
+        assert_same(g, w)
+
+
+def warnings_of(call, fp_errors):
+    """(category, message) of each warning `call` gives, in order; without the floating-point
+    ones where the device reports none (CUDA)."""
+    found = caught(call)
+    if fp_errors:
+        return found
+    return [(c, m) for c, m in found
+            if not m.startswith(("invalid value", "divide by zero", "overflow"))]
+
+
+COV_CASES = {
+    "no_observations_1d": (lambda m: m.zeros(0), {}),
+    "no_observations_2d": (lambda m: m.zeros((2, 0)), {}),
+    "no_variables": (lambda m: m.zeros((0, 2)), {}),
+    "no_variables_complex": (lambda m: m.zeros((0, 3), dtype=np.complex64), {}),
+    "no_variables_float32_dtype": (lambda m: m.zeros((0, 3)), {"dtype": np.float32}),
+    "no_observations_int": (lambda m: m.zeros((3, 0), dtype=np.int16), {}),
+    "no_observations_float32": (lambda m: m.zeros((2, 0), dtype=np.float32), {}),
+    "no_observations_complex": (lambda m: m.zeros((2, 0), dtype=np.complex64), {}),
+    "no_observations_columns": (lambda m: m.zeros((0, 3)), {"rowvar": False}),
+    "one_observation": (lambda m: m.ones((2, 1)), {}),
+    "ddof_beyond_observations": (lambda m: m.arange(6.0).reshape(2, 3), {"ddof": 5}),
+    "bias": (lambda m: m.zeros((2, 0)), {"bias": True}),
+}
+
+
+@pytest.mark.parametrize("case", list(COV_CASES))
+def test_cov_of_empty_input(device, case):
+    """NumPy's values and dtype (a (0, 0) float64 array without variables, NaN without
+    observations) and its warnings in its order: the empty mean, the degrees of freedom,
+    then the floating-point ones of scaling by 1 / 0."""
+    make, kwargs = COV_CASES[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = np.cov(make(np), **kwargs)
+        assert_same(tp.cov(make(tp), **kwargs), want)
+    fp_errors = reports_fp_errors(device)
+    assert (warnings_of(lambda: tp.cov(make(tp), **kwargs), fp_errors)
+            == warnings_of(lambda: np.cov(make(np), **kwargs), fp_errors))
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.uint8, np.int16, np.bool_])
+@pytest.mark.parametrize("shape", [(0, 0), (3, 0), (0, 2), (2, 0, 3)], ids=str)
+def test_pinv_of_empty_integer_matrices(device, dtype, shape):
+    want = np.linalg.pinv(np.zeros(shape, dtype))
+    assert_same(tp.linalg.pinv(tp.zeros(shape, dtype=dtype)), want)
+
+
+@pytest.mark.parametrize("name", ["quantile", "percentile", "nanquantile", "nanpercentile"])
+def test_quantiles_of_n_d_q(device, name):
+    """NumPy computes 2-d q (q's shape first in the result) and refuses 3-d and more with a
+    ValueError, with or without axis."""
+    scale = 100 if "percentile" in name else 1
+    a = np.arange(12.0).reshape(3, 4)
+    t = tp.asarray(a)
+    q2 = np.array([[0.1, 0.5], [0.9, 1.0]]) * scale
+    for axis in (None, 1):
+        want = getattr(np, name)(a, q2, axis=axis)
+        got = getattr(tp, name)(t, q2, axis=axis)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(tp.asnumpy(got), want, rtol=1e-12)
+        for q in (q2[None], np.full((1, 1, 1, 1), 0.5 * scale)):
+            with pytest.raises(ValueError, match="q must be a scalar or 1d"):
+                getattr(np, name)(a, q, axis=axis)
+            with pytest.raises(ValueError, match=rf"^\[{name}\] q must be a scalar or 1d"):
+                getattr(tp, name)(t, q, axis=axis)
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 2, 2), (1, 2, 2, 1)], ids=str)
+def test_tril_and_triu_indices_from_refuse_other_than_2_d(device, shape):
+    for name in ("tril_indices_from", "triu_indices_from"):
+        with pytest.raises(ValueError, match="input array must be 2-d"):
+            getattr(np, name)(np.zeros(shape))
+        with pytest.raises(ValueError, match=rf"^\[{name}\] input array must be 2-d"):
+            getattr(tp, name)(tp.zeros(shape))

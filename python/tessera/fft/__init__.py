@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .. import _core
+from .._convert import INT64_MAX, INT64_MIN
 from .._creation import arange, operand, zeros
 from .._elementwise import conjugate, multiply
 from .._joining import _axis, concatenate, roll
@@ -292,6 +293,9 @@ def _frequency_count(api, n, d):
     if not isinstance(n, numbers.Integral) or isinstance(n, bool):
         raise ValueError(f"[{api}] n should be an integer, got {n!r}")
     n = int(n)
+    if not INT64_MIN <= n <= INT64_MAX:
+        raise ValueError(f"[{api}] n={n}: Maximum allowed dimension exceeded (at most "
+                         f"{INT64_MAX})")
     if n < 0 and api == "fftfreq":  # rfftfreq's n // 2 + 1 frequencies are then none
         raise ValueError(f"[{api}] n must be non-negative, got {n}")
     if n == 0 or d == 0:
