@@ -333,6 +333,8 @@ def can_cast(from_, to, casting="safe"):
                         "complex because the result used to depend on the value.\nThis change "
                         "was part of adopting NEP 50, we may explicitly allow them again in the "
                         "future.")
+    if not isinstance(casting, str):
+        raise TypeError(f"[can_cast] casting must be str, not {type(casting).__name__}")
     if isinstance(from_, (ndarray, np.ndarray, np.generic)):
         from_ = from_.dtype
     return _core._can_cast(from_, to, casting)
