@@ -38,3 +38,13 @@ tessera_embed_text(tessera_core STRIP_ALL
     backend/cuda/device/sort.cuh
     backend/cuda/device/product.cuh
     backend/cuda/device/linalg.cuh)
+
+# What code generated from Python functions needs besides the functors
+# (jit/render_python.h): array views, range counts, Python's errors.
+tessera_embed_text(tessera_core STRIP_ALL
+  OUTPUT python_kernel_text.cpp
+  HEADER jit/python_kernel_text.h
+  NAMESPACE tessera::jit
+  ARRAY kPythonKernelFiles
+  FILES
+    jit/python_runtime.h)

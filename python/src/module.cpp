@@ -61,4 +61,5 @@ NB_MODULE(_core, m) {
   bind_errstate(m);
   bind_ndarray(m);
   bind_creation(m);
+  bind_jit(m);
 }

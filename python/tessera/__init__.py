@@ -166,6 +166,8 @@ from ._sets import (
     unique_values,
 )
 from ._type_checks import *  # noqa: F403  (the names of its __all__)
+from ._broadcast_object import *  # noqa: F403  (the names of its __all__)
+from ._bit_packing import *  # noqa: F403  (the names of its __all__)
 from ._signal import *  # noqa: F403  (the names of its __all__)
 from ._ranges import *  # noqa: F403  (the names of its __all__)
 from ._from_host import *  # noqa: F403  (the names of its __all__)
@@ -241,6 +243,7 @@ from ._reduction import (
 
 from . import cuda, fft, lib, linalg, random
 from ._kernels import RawKernel, RawModule
+from .jit import TypingError, jit, njit
 from .cuda import get_default_pinned_memory_pool
 
 __version__ = "0.1.0"

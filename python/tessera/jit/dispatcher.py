@@ -1,0 +1,126 @@
+"""`tessera.jit`: Python functions compiled to native code on their first call for each set
+of argument types, as Numba's `@jit` (nopython mode) does.
+
+A call finds the specialization for its arguments' types (dtype, dimensions, layout and
+writability of arrays; the types of scalars), compiling it on first use: the front end
+(frontend.py) types the function into IR, the engine renders it as C++ and compiles it with
+the host compiler (cached on disk by its source, so a later process loads it), and the
+arguments go to it packed as 8-byte words.
+"""
+
+import struct
+
+import numpy as np
+
+from .. import _core
+from . import types as T
+from .frontend import FunctionSource, TypingError, lower_function
+
+# Python exceptions by the code a generated function returns (jit/python_runtime.h).
+_RAISED = {1: (ZeroDivisionError, "division by zero")}
+
+
+def _pack(args, arg_types):
+    words = []
+    fmt = []
+    for value, t in zip(args, arg_types):
+        if isinstance(t, T.ArrayType):
+            interface = value.__array_interface__
+            words.append(interface["data"][0])
+            words.extend(value.shape)
+            words.extend(value.strides)
+            fmt.append("Q" + "q" * (2 * t.ndim))
+        elif T.is_complex(t):
+            z = complex(value)
+            words.extend((z.real, z.imag))
+            fmt.append("dd")
+        elif T.is_float(t):
+            words.append(float(value))
+            fmt.append("d")
+        elif t == "uint64":
+            words.append(int(value))
+            fmt.append("Q")
+        else:
+            words.append(int(value))
+            fmt.append("q")
+    return struct.pack("=" + "".join(fmt), *words)
+
+
+class Specialization:
+    """One compiled version of a function: its IR and native entry point."""
+
+    def __init__(self, function_ir):
+        self.ir = function_ir
+        self.text = function_ir.text()
+        self.return_type = function_ir.return_type
+        self.entry = _core._jit_compile_host(self.text)
+
+    def cpp(self):
+        return _core._jit_render_host(self.text)
+
+
+class Dispatcher:
+    """What `@jit` makes of a function: call it like the function."""
+
+    def __init__(self, py_func, **options):
+        self.py_func = py_func
+        self.options = options
+        self._source = None
+        self._specializations = {}
+        self.__name__ = getattr(py_func, "__name__", "jit_function")
+        self.__doc__ = getattr(py_func, "__doc__", None)
+        self.__wrapped__ = py_func
+
+    @property
+    def signatures(self):
+        return list(self._specializations)
+
+    def _types_of(self, args):
+        types = []
+        for i, a in enumerate(args):
+            t = T.typeof(a)
+            if t is None or isinstance(t, T.TupleType):
+                raise TypingError(f"[jit] {self.__name__}() argument {i + 1}: a "
+                                  f"{type(a).__name__} is not a number or an array")
+            types.append(t)
+        return tuple(types)
+
+    def specialization(self, *args):
+        types = self._types_of(args)
+        spec = self._specializations.get(types)
+        if spec is None:
+            if self._source is None:
+                self._source = FunctionSource(self.py_func)
+            spec = Specialization(lower_function(self._source, list(types)))
+            self._specializations[types] = spec
+        return spec, types
+
+    def __call__(self, *args):
+        spec, types = self.specialization(*args)
+        code, result = _core._jit_call_host(spec.entry, _pack(args, types))
+        if code:
+            error, message = _RAISED[code]
+            raise error(message)
+        if spec.return_type == T.NONE:
+            return None
+        return np.frombuffer(result, dtype=spec.return_type, count=1)[0].item()
+
+    def inspect_cpp(self, *args):
+        """The C++ generated for the types of `args`."""
+        return self.specialization(*args)[0].cpp()
+
+    def inspect_ir(self, *args):
+        """The typed IR of the specialization for the types of `args`, as text."""
+        return self.specialization(*args)[0].text
+
+
+def jit(function=None, **options):
+    """Numba's `@jit` / `@njit` (nopython mode): `@jit`, `@jit()`, `@jit(cache=True, ...)`."""
+    if function is None:
+        return lambda f: Dispatcher(f, **options)
+    if isinstance(function, (str, list, tuple)):
+        raise TypeError("[jit] eager signatures are not supported yet: use @jit without one")
+    return Dispatcher(function, **options)
+
+
+njit = jit

@@ -1,0 +1,544 @@
+"""The front end of tessera's Python-kernel compiler: a Python function's AST, typed with
+Numba's rules (types.py) for the argument types of a call, becomes the typed IR of ir.py.
+
+Typing is a fixed point, as Numba's: every variable has one type in the function, the
+unification of every value assigned to it (`s = 0` then `s += a[i]` with a float array
+makes `s` float64 from the start); the loop below lowers the body with the variables'
+current types, widens each variable to what was assigned to it, and repeats until nothing
+changes (unification only widens, so it ends). The last pass's IR has a Cast wherever a
+value meets a variable, an operand or a store of another type.
+
+Anything outside the language raises TypingError naming the file, the line and the
+construct, never a C++ compiler message.
+"""
+
+import ast
+import inspect
+import math
+import textwrap
+
+from . import ir
+from . import types as T
+
+
+class TypingError(TypeError):
+    """A construct the compiler does not take, or types that do not unify (Numba's
+    numba.core.errors.TypingError is also a TypeError)."""
+
+
+# Python operators -> (IR op, result rule). Shifts keep the right operand's own type.
+BINARY = {
+    ast.Add: ("add", T.arithmetic_result), ast.Sub: ("subtract", T.arithmetic_result),
+    ast.Mult: ("multiply", T.arithmetic_result), ast.Div: ("divide", T.true_divide_result),
+    ast.FloorDiv: ("floor_divide", T.arithmetic_result), ast.Mod: ("remainder", T.arithmetic_result),
+    ast.Pow: ("power", T.power_result), ast.BitAnd: ("bitwise_and", T.bitwise_result),
+    ast.BitOr: ("bitwise_or", T.bitwise_result), ast.BitXor: ("bitwise_xor", T.bitwise_result),
+    ast.LShift: ("left_shift", T.shift_result), ast.RShift: ("right_shift", T.shift_result),
+}
+COMPARE = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
+
+# math-module functions of one float argument, by the ufunc (functor) that computes them.
+MATH_UNARY = {
+    "sin": "sin", "cos": "cos", "tan": "tan", "asin": "arcsin", "acos": "arccos",
+    "atan": "arctan", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "arcsinh",
+    "acosh": "arccosh", "atanh": "arctanh", "exp": "exp", "expm1": "expm1", "log": "log",
+    "log2": "log2", "log10": "log10", "log1p": "log1p", "sqrt": "sqrt", "fabs": "fabs",
+    "erf": "erf", "erfc": "erfc", "gamma": "gamma", "lgamma": "lgamma",
+    "degrees": "degrees", "radians": "radians",
+}
+MATH_BINARY = {"atan2": "arctan2", "hypot": "hypot", "pow": "power", "copysign": "copysign",
+               "fmod": "fmod"}
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
+
+
+def source_of(function):
+    """The function's AST, its file and the line its `def` is on."""
+    try:
+        lines, first = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        raise TypingError(f"[jit] the source of {function!r} cannot be found (tessera compiles "
+                          "a function from its source file; one typed at an interactive "
+                          "prompt or built by exec has none)") from None
+    tree = ast.parse(textwrap.dedent("".join(lines)))
+    definition = tree.body[0]
+    if not isinstance(definition, ast.FunctionDef):
+        raise TypingError(f"{function!r} is not a function defined with def")
+    return definition, inspect.getsourcefile(function) or "<unknown>", first
+
+
+class Lowering:
+    """One pass over the function with the variables' current types."""
+
+    def __init__(self, function, var_types, globals_):
+        self.function = function
+        self.var_types = var_types
+        self.globals = globals_
+        self.assigned = {}  # name -> unified type of what this pass assigned to it
+        self.returns = []  # types of the values returned
+        self.line = function.line
+        self.loop_depth = 0
+
+    # --- errors --------------------------------------------------------------------------
+
+    def error(self, node, what):
+        line = getattr(node, "lineno", None)
+        where = self.function.first_line + line - 1 if line else self.function.first_line
+        return TypingError(f"[jit] {self.function.filename}:{where} in {self.function.name}(): "
+                           f"{what}")
+
+    # --- variables ------------------------------------------------------------------------
+
+    def assign_type(self, node, name, t):
+        old = self.assigned.get(name)
+        new = t if old is None else T.unify(old, t)
+        if new is None:
+            raise self.error(node, f"variable '{name}' is assigned a {t} and a {old}, which do "
+                                   "not unify")
+        self.assigned[name] = new
+
+    def variable(self, node, name):
+        t = self.var_types.get(name, self.assigned.get(name))
+        if t is None:
+            raise self.error(node, f"variable '{name}' is used before it is assigned")
+        return ir.Var(name, t)
+
+    # --- expressions ----------------------------------------------------------------------
+
+    def cast(self, value, t):
+        return value if value.type == t else ir.Cast(value, t)
+
+    def truth(self, value):
+        if value.type == "bool":
+            return value
+        if not T.is_scalar(value.type):
+            raise TypingError(f"the truth of a {value.type} is not defined")
+        return ir.Truth(value)
+
+    def expr(self, node):
+        method = getattr(self, "expr_" + type(node).__name__, None)
+        if method is None:
+            raise self.error(node, f"{type(node).__name__} expressions are not supported")
+        return method(node)
+
+    def expr_Constant(self, node):
+        t = T.literal_type(node.value)
+        if t is None:
+            raise self.error(node, f"the constant {node.value!r} is not a number or bool")
+        return ir.Const(node.value, t)
+
+    def expr_Name(self, node):
+        if node.id in self.var_types or node.id in self.assigned:
+            return self.variable(node, node.id)
+        value = self.globals.get(node.id)
+        if isinstance(value, (bool, int, float, complex)):  # a global constant, frozen
+            return ir.Const(value, T.literal_type(value))
+        raise self.error(node, f"name '{node.id}' is not a local variable or a numeric global")
+
+    def expr_BinOp(self, node):
+        a, b = self.expr(node.left), self.expr(node.right)
+        return self.binary(node, type(node.op), a, b)
+
+    def binary(self, node, op_class, a, b):
+        if op_class not in BINARY:
+            raise self.error(node, f"the operator {op_class.__name__} is not supported")
+        op, rule = BINARY[op_class]
+        if not (T.is_scalar(a.type) and T.is_scalar(b.type)):
+            raise self.error(node, f"{op} of {a.type} and {b.type} is not supported "
+                                   "(whole-array arithmetic inside jit functions is not yet)")
+        if op in ("floor_divide", "remainder") and "c" in (T.kind(a.type), T.kind(b.type)):
+            raise self.error(node, f"{op} is not defined for complex numbers")
+        if op.startswith(("bitwise", "left", "right")) and "f" in (T.kind(a.type), T.kind(b.type)) \
+                or op.startswith(("bitwise", "left", "right")) and "c" in (T.kind(a.type), T.kind(b.type)):
+            raise self.error(node, f"{op} takes integers or bools, not {a.type} and {b.type}")
+        t = rule(a.type, b.type)
+        if op in ("left_shift", "right_shift"):
+            return ir.Binary(op, self.cast(a, t), self.cast(b, "int64"), t)
+        return ir.Binary(op, self.cast(a, t), self.cast(b, t), t)
+
+    def expr_UnaryOp(self, node):
+        value = self.expr(node.operand)
+        if isinstance(node.op, ast.Not):
+            return ir.Unary("not", self.truth(value), "bool")
+        if not T.is_scalar(value.type):
+            raise self.error(node, f"unary {type(node.op).__name__} of {value.type}")
+        if isinstance(node.op, ast.Invert):
+            if T.kind(value.type) not in "bi":
+                raise self.error(node, f"~ takes integers or bools, not {value.type}")
+            t = T.invert_result(value.type)
+            return ir.Unary("invert", self.cast(value, t), t)
+        t = T.negate_result(value.type)
+        return ir.Unary("neg" if isinstance(node.op, ast.USub) else "pos", self.cast(value, t), t)
+
+    def expr_Compare(self, node):
+        left = self.expr(node.left)
+        result = None
+        for op, right_node in zip(node.ops, node.comparators):
+            if type(op) not in COMPARE:
+                raise self.error(node, f"the comparison {type(op).__name__} is not supported")
+            right = self.expr(right_node)
+            if not (T.is_scalar(left.type) and T.is_scalar(right.type)):
+                raise self.error(node, f"comparing {left.type} with {right.type}")
+            t = T.promote(left.type, right.type)
+            if "c" in (T.kind(left.type), T.kind(right.type)) and type(op) not in (ast.Eq, ast.NotEq):
+                raise self.error(node, "complex numbers are not ordered")
+            test = ir.Compare(COMPARE[type(op)], self.cast(left, t), self.cast(right, t))
+            result = test if result is None else ir.Select(result, test, ir.Const(False, "bool"),
+                                                           "bool")
+            left = right
+        return result
+
+    def expr_BoolOp(self, node):
+        # Python's `a and b` is a if a is false, else b; Numba types it as their unification.
+        values = [self.expr(v) for v in node.values]
+        t = values[0].type
+        for v in values[1:]:
+            t = T.unify(t, v.type)
+            if t is None or not T.is_scalar(t):
+                raise self.error(node, "`and`/`or` of values that do not unify")
+        result = self.cast(values[-1], t)
+        for v in reversed(values[:-1]):
+            held = self.cast(v, t)
+            if isinstance(node.op, ast.And):
+                result = ir.Select(self.truth(v), result, held, t)
+            else:
+                result = ir.Select(self.truth(v), held, result, t)
+        return result
+
+    def expr_IfExp(self, node):
+        cond = self.truth(self.expr(node.test))
+        a, b = self.expr(node.body), self.expr(node.orelse)
+        t = T.unify(a.type, b.type)
+        if t is None:
+            raise self.error(node, f"the branches' types {a.type} and {b.type} do not unify")
+        return ir.Select(cond, self.cast(a, t), self.cast(b, t), t)
+
+    def expr_Attribute(self, node):
+        if isinstance(node.value, ast.Name) and self.globals.get(node.value.id) is math:
+            if node.attr in MATH_CONSTANTS:
+                return ir.Const(MATH_CONSTANTS[node.attr], "float64")
+            raise self.error(node, f"math.{node.attr} is not a constant")
+        value = self.expr(node.value)
+        if isinstance(value.type, ir.ArrayType):
+            if node.attr == "ndim":
+                return ir.Const(value.type.ndim, "int64")
+            if node.attr == "size":
+                size = ir.Const(1, "int64")
+                for axis in range(value.type.ndim):
+                    size = ir.Binary("multiply", size, ir.Shape(value, axis), "int64")
+                return size
+            if node.attr == "shape":
+                raise self.error(node, "use .shape[i] with a constant i (the shape tuple as a "
+                                       "value is not supported yet)")
+        raise self.error(node, f"attribute .{node.attr} of a {value.type} is not supported")
+
+    def expr_Subscript(self, node):
+        # a.shape[k]
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            array = self.expr(node.value.value)
+            if not isinstance(array.type, ir.ArrayType):
+                raise self.error(node, f".shape of a {array.type}")
+            axis = self.constant_int(node.slice)
+            if axis is None:
+                raise self.error(node, ".shape takes a constant index")
+            if not -array.type.ndim <= axis < array.type.ndim:
+                raise self.error(node, f"shape index {axis} out of range for {array.type.ndim} "
+                                       "dimensions")
+            return ir.Shape(array, axis % array.type.ndim)
+        array = self.expr(node.value)
+        if not isinstance(array.type, ir.ArrayType):
+            raise self.error(node, f"indexing a {array.type}")
+        return ir.Load(array, self.indices(node, array), array.type.dtype)
+
+    def constant_int(self, node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            inner = self.constant_int(node.operand)
+            return None if inner is None else -inner
+        return None
+
+    def indices(self, node, array):
+        """One int64 index per dimension, negative ones counting from the end (Numba
+        wraps them)."""
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(items) != array.type.ndim:
+            raise self.error(node, f"{len(items)} indices for a {array.type.ndim}-d array "
+                                   "(slices and partial indexing are not supported yet)")
+        out = []
+        for axis, item in enumerate(items):
+            if isinstance(item, ast.Slice):
+                raise self.error(node, "slices are not supported yet")
+            index = self.expr(item)
+            if T.kind(index.type) not in "bi" or index.type == "bool":
+                raise self.error(node, f"an index must be an integer, not {index.type}")
+            out.append(self.cast(index, "int64"))
+        return out
+
+    def expr_Call(self, node):
+        if node.keywords:
+            raise self.error(node, "keyword arguments are not supported here")
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and self.globals.get(func.value.id) is math:
+            return self.math_call(node, func.attr)
+        if isinstance(func, ast.Name) and func.id in ("abs", "min", "max", "float", "int",
+                                                      "bool", "complex", "range", "len"):
+            return self.builtin_call(node, func.id)
+        raise self.error(node, f"calling {ast.unparse(func)} is not supported")
+
+    def math_call(self, node, name):
+        args = [self.expr(a) for a in node.args]
+        for a in args:
+            if not T.is_scalar(a.type) or T.is_complex(a.type):
+                raise self.error(node, f"math.{name} takes real numbers, not {a.type}")
+        if name in MATH_UNARY and len(args) == 1:
+            t = T.float_result(args[0].type)
+            return ir.Call(MATH_UNARY[name], [self.cast(args[0], t)], t)
+        if name in MATH_BINARY and len(args) == 2:
+            t = T.float_result(T.promote(T.float_result(args[0].type), T.float_result(args[1].type)))
+            return ir.Call(MATH_BINARY[name], [self.cast(a, t) for a in args], t)
+        if name in ("floor", "ceil", "trunc") and len(args) == 1:
+            # Python's math.floor returns an int: Numba gives int64 for floats, and an
+            # integer itself, widened as -x widens it.
+            if T.kind(args[0].type) in "bi":
+                return self.cast(args[0], T.negate_result(args[0].type))
+            t = T.float_result(args[0].type)
+            return ir.Cast(ir.Call(name, [self.cast(args[0], t)], t), "int64")
+        if name in ("isnan", "isinf", "isfinite") and len(args) == 1:
+            t = T.float_result(args[0].type)
+            return ir.Call(name, [self.cast(args[0], t)], "bool")
+        raise self.error(node, f"math.{name} with {len(args)} arguments is not supported")
+
+    def builtin_call(self, node, name):
+        args = [self.expr(a) for a in node.args]
+        if name == "abs" and len(args) == 1 and T.is_scalar(args[0].type):
+            t = T.abs_result(args[0].type)
+            if T.is_complex(args[0].type):
+                return ir.Call("absolute", [args[0]], t)
+            return ir.Call("absolute", [self.cast(args[0], t)], t)
+        if name in ("min", "max") and len(args) >= 2 and all(T.is_scalar(a.type) for a in args):
+            t = args[0].type
+            for a in args[1:]:
+                t = T.promote(t, a.type)
+            result = self.cast(args[0], t)
+            for a in args[1:]:
+                # Python's min/max keep the first of equal values; NaN as it compares.
+                a = self.cast(a, t)
+                op = "lt" if name == "min" else "gt"
+                result = ir.Select(ir.Compare(op, a, result), a, result, t)
+            return result
+        if name in ("float", "int", "bool", "complex") and len(args) == 1:
+            target = {"float": "float64", "int": "int64", "bool": "bool",
+                      "complex": "complex128"}[name]
+            if name == "bool":
+                return self.truth(args[0])
+            return self.cast(args[0], target)
+        if name == "len" and len(args) == 1 and isinstance(args[0].type, ir.ArrayType):
+            return ir.Shape(args[0], 0)
+        raise self.error(node, f"{name}() with these arguments is not supported")
+
+    # --- statements -----------------------------------------------------------------------
+
+    def block(self, statements):
+        out = []
+        for s in statements:
+            out.append(ir.Line(self.function.first_line + s.lineno - 1))
+            out.extend(self.statement(s))
+        return out
+
+    def statement(self, node):
+        method = getattr(self, "stmt_" + type(node).__name__, None)
+        if method is None:
+            raise self.error(node, f"{type(node).__name__} statements are not supported")
+        return method(node)
+
+    def stmt_Expr(self, node):
+        if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            return []  # a docstring
+        raise self.error(node, "an expression statement has no effect here")
+
+    def stmt_Pass(self, node):
+        return []
+
+    def store_to(self, node, target, value):
+        if isinstance(target, ast.Name):
+            self.assign_type(node, target.id, value.type)
+            t = self.var_types.get(target.id, value.type)
+            return [ir.Assign(target.id, self.cast(value, t))]
+        if isinstance(target, ast.Subscript):
+            array = self.expr(target.value)
+            if not isinstance(array.type, ir.ArrayType):
+                raise self.error(node, f"assigning into a {array.type}")
+            if array.type.readonly:
+                raise self.error(node, "assigning into a read-only array")
+            if not T.is_scalar(value.type):
+                raise self.error(node, f"storing a {value.type} into an array element")
+            return [ir.Store(array, self.indices(target, array), self.cast(value, array.type.dtype))]
+        if isinstance(target, ast.Tuple):
+            raise self.error(node, "tuple unpacking is not supported yet")
+        raise self.error(node, f"assigning to {type(target).__name__}")
+
+    def stmt_Assign(self, node):
+        value = self.expr(node.value)
+        out = []
+        for target in node.targets:
+            out.extend(self.store_to(node, target, value))
+        return out
+
+    def stmt_AnnAssign(self, node):
+        if node.value is None:
+            return []
+        return self.store_to(node, node.target, self.expr(node.value))
+
+    def stmt_AugAssign(self, node):
+        current = self.expr(node.target)
+        value = self.binary(node, type(node.op), current, self.expr(node.value))
+        return self.store_to(node, node.target, value)
+
+    def stmt_If(self, node):
+        cond = self.truth(self.expr(node.test))
+        return [ir.If(cond, self.block(node.body), self.block(node.orelse))]
+
+    def stmt_While(self, node):
+        if node.orelse:
+            raise self.error(node, "while ... else is not supported")
+        cond = self.truth(self.expr(node.test))
+        self.loop_depth += 1
+        body = self.block(node.body)
+        self.loop_depth -= 1
+        return [ir.While(cond, body)]
+
+    def stmt_For(self, node):
+        if node.orelse:
+            raise self.error(node, "for ... else is not supported")
+        if not isinstance(node.target, ast.Name):
+            raise self.error(node, "a for loop's target must be a name")
+        it = node.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+                and it.func.id in ("range", "prange") and 1 <= len(it.args) <= 3
+                and not it.keywords):
+            raise self.error(node, "for loops go over range(...) (other iterables are not "
+                                   "supported yet)")
+        bounds = [self.expr(a) for a in it.args]
+        for b in bounds:
+            if T.kind(b.type) not in "bi":
+                raise self.error(node, f"range() takes integers, not {b.type}")
+        # Numba's range of unsigned bounds only is uint64; any signed one makes it int64.
+        t = "uint64" if all(T.is_unsigned(b.type) for b in bounds) else "int64"
+        start, stop, step = ((ir.Const(0, t), bounds[0], ir.Const(1, t)) if len(bounds) == 1
+                             else (bounds[0], bounds[1], ir.Const(1, t)) if len(bounds) == 2
+                             else tuple(bounds))
+        if isinstance(step, ir.Const) and step.value == 0:
+            raise self.error(node, "range() arg 3 must not be zero")
+        self.assign_type(node, node.target.id, t)
+        self.loop_depth += 1
+        body = self.block(node.body)
+        self.loop_depth -= 1
+        return [ir.ForRange(node.target.id, self.cast(start, t), self.cast(stop, t),
+                            self.cast(step, t), body)]
+
+    def stmt_Break(self, node):
+        if not self.loop_depth:
+            raise self.error(node, "'break' outside a loop")
+        return [ir.Break()]
+
+    def stmt_Continue(self, node):
+        if not self.loop_depth:
+            raise self.error(node, "'continue' outside a loop")
+        return [ir.Continue()]
+
+    def stmt_Return(self, node):
+        if node.value is None:
+            self.returns.append(T.NONE)
+            return [ir.Return()]
+        value = self.expr(node.value)
+        if not T.is_scalar(value.type):
+            raise self.error(node, f"returning a {value.type} is not supported yet")
+        self.returns.append(value.type)
+        return [ir.Return(value)]
+
+
+class FunctionSource:
+    """A function's definition (AST), where it is written, and the globals it sees."""
+
+    def __init__(self, function):
+        definition, filename, first_line = source_of(function)
+        self._init(definition, filename, first_line, function.__name__, function.__globals__)
+
+    @classmethod
+    def from_text(cls, text, globals_=None, filename="<string>"):
+        """The first function defined in `text` (which need not be in a file)."""
+        definition = ast.parse(textwrap.dedent(text)).body[0]
+        if not isinstance(definition, ast.FunctionDef):
+            raise TypingError(f"[jit] {filename}: the text does not start with a def")
+        source = cls.__new__(cls)
+        source._init(definition, filename, 1, definition.name, globals_ or {})
+        return source
+
+    def _init(self, definition, filename, first_line, name, globals_):
+        self.definition, self.filename, self.first_line = definition, filename, first_line
+        self.name = name
+        self.globals = globals_
+        self.line = first_line
+        args = self.definition.args
+        if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs or args.defaults:
+            raise TypingError(f"[jit] {self.filename}:{self.first_line} in {self.name}(): only "
+                              "plain positional parameters are supported")
+        self.params = [a.arg for a in args.args]
+
+
+def lower_function(function, arg_types):
+    """The typed IR of `function` called with arguments of `arg_types`."""
+    source = function if isinstance(function, FunctionSource) else FunctionSource(function)
+    if len(arg_types) != len(source.params):
+        raise TypingError(f"[jit] {source.name}() takes {len(source.params)} arguments, "
+                          f"{len(arg_types)} given")
+    params = dict(zip(source.params, arg_types))
+    var_types = dict(params)
+    for _ in range(64):
+        pass_ = Lowering(source, var_types, source.globals)
+        body = pass_.block(source.definition.body)
+        widened = dict(var_types)
+        for name, t in pass_.assigned.items():
+            old = widened.get(name)
+            new = t if old is None else T.unify(old, t)
+            if new is None:
+                raise TypingError(f"[jit] {source.filename}: in {source.name}(): variable "
+                                  f"'{name}' takes types {old} and {t}, which do not unify")
+            widened[name] = new
+        if widened == var_types:
+            break
+        var_types = widened
+    else:
+        raise TypingError(f"[jit] {source.name}(): the types of its variables do not settle")
+    returns = pass_.returns or [T.NONE]
+    if T.NONE in returns and any(r != T.NONE for r in returns):
+        raise TypingError(f"[jit] {source.filename}: in {source.name}(): it returns a value on "
+                          "some paths and None on others")
+    return_type = returns[0]
+    for r in returns[1:]:
+        return_type = T.unify(return_type, r)
+    # Returns of another type than the function's are cast: lower once more knowing it.
+    body = [_cast_returns(s, return_type) for s in body]
+    # A parameter assigned wider values is a variable of the wider type (as in Numba): the
+    # argument arrives under another name and is converted into it first.
+    signature, prologue = [], []
+    for name, t in params.items():
+        if var_types[name] == t:
+            signature.append((name, t))
+        else:
+            signature.append(("ts_arg_" + name, t))
+            prologue.append(ir.Assign(name, ir.Cast(ir.Var("ts_arg_" + name, t), var_types[name])))
+    local_types = {n: t for n, t in var_types.items() if dict(signature).get(n) != t}
+    return ir.Function(source.name, source.filename, signature, return_type, local_types,
+                       prologue + body)
+
+
+def _cast_returns(statement, t):
+    if isinstance(statement, ir.Return) and statement.value is not None \
+            and statement.value.type != t:
+        return ir.Return(ir.Cast(statement.value, t))
+    for attr in ("body", "orelse"):
+        if hasattr(statement, attr):
+            setattr(statement, attr, [_cast_returns(s, t) for s in getattr(statement, attr)])
+    return statement

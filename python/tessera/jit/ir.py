@@ -1,0 +1,262 @@
+"""The typed IR of tessera's Python-kernel compiler: what the front end (frontend.py) makes
+of a Python function once every value has its type, and what the C++ renderers (host C++,
+CUDA C++) take. Control flow stays structured (if, for over a range, while, break,
+continue, return) because C++ has the same statements; every value carries its type, and
+every conversion is an explicit Cast, so a renderer infers nothing.
+
+The IR crosses into C++ as text (`to_text`), S-expressions that name each node and type:
+
+    (function dot ((a (array float64 1 C)) (b (array float64 1 C))) float64
+      (locals (s float64) (i int64))
+      (assign s (const float64 0.0))
+      (for i (const int64 0) (shape (var a (array float64 1 C)) 0) (const int64 1)
+        (assign s (binary add float64 (var s float64) ...)))
+      (return (var s float64)))
+"""
+
+import json
+from dataclasses import dataclass, field
+
+from .types import ArrayType, TupleType
+
+
+def type_text(t):
+    if isinstance(t, ArrayType):
+        return f"(array {t.dtype} {t.ndim} {t.layout}{' readonly' if t.readonly else ''})"
+    if isinstance(t, TupleType):
+        return "(tuple " + " ".join(type_text(x) for x in t.items) + ")"
+    return str(t)
+
+
+def value_text(value, t):
+    """A constant in the text: integers exactly, floats with repr (round-trips), complex as
+    two floats, bools as 0/1."""
+    if t == "bool":
+        return "1" if value else "0"
+    if isinstance(value, complex):
+        return f"{value.real!r} {value.imag!r}"
+    if isinstance(value, float):
+        return repr(value)
+    return str(int(value))
+
+
+# --- expressions -----------------------------------------------------------------------------
+
+@dataclass
+class Const:
+    value: object
+    type: object
+
+    def text(self):
+        return f"(const {type_text(self.type)} {value_text(self.value, self.type)})"
+
+
+@dataclass
+class Var:
+    name: str
+    type: object
+
+    def text(self):
+        return f"(var {self.name} {type_text(self.type)})"
+
+
+@dataclass
+class Cast:
+    value: object
+    type: object
+
+    def text(self):
+        return f"(cast {type_text(self.type)} {self.value.text()})"
+
+
+@dataclass
+class Binary:
+    """An arithmetic, bitwise or shift op computed in `type`, both operands already of the
+    op's input types (Numba's: for shifts the right operand keeps its own type)."""
+    op: str
+    a: object
+    b: object
+    type: object
+
+    def text(self):
+        return f"(binary {self.op} {type_text(self.type)} {self.a.text()} {self.b.text()})"
+
+
+@dataclass
+class Compare:
+    op: str  # lt, le, gt, ge, eq, ne
+    a: object
+    b: object
+    type: object = "bool"
+
+    def text(self):
+        return f"(compare {self.op} {self.a.text()} {self.b.text()})"
+
+
+@dataclass
+class Unary:
+    op: str  # neg, pos, invert, not
+    value: object
+    type: object
+
+    def text(self):
+        return f"(unary {self.op} {type_text(self.type)} {self.value.text()})"
+
+
+@dataclass
+class Select:
+    """cond ? a : b, evaluating only the branch taken (Python's ternary, and `and`/`or`)."""
+    cond: object
+    a: object
+    b: object
+    type: object
+
+    def text(self):
+        return f"(select {type_text(self.type)} {self.cond.text()} {self.a.text()} {self.b.text()})"
+
+
+@dataclass
+class Call:
+    """A function of the math library (tessera's functors: kernels/), by NumPy ufunc name,
+    its arguments already of its input types."""
+    function: str
+    args: list
+    type: object
+
+    def text(self):
+        args = " ".join(a.text() for a in self.args)
+        return f"(call {self.function} {type_text(self.type)} {args})"
+
+
+@dataclass
+class Load:
+    """array[indices]: one int64 index per dimension, negative ones already wrapped."""
+    array: object
+    indices: list
+    type: object
+
+    def text(self):
+        return f"(load {self.array.text()} " + " ".join(i.text() for i in self.indices) + ")"
+
+
+@dataclass
+class Shape:
+    array: object
+    axis: int
+    type: object = "int64"
+
+    def text(self):
+        return f"(shape {self.array.text()} {self.axis})"
+
+
+@dataclass
+class Truth:
+    """The truth of a number (nonzero), as Python's `if x:` tests it."""
+    value: object
+    type: object = "bool"
+
+    def text(self):
+        return f"(truth {self.value.text()})"
+
+
+# --- statements ------------------------------------------------------------------------------
+
+@dataclass
+class Assign:
+    target: str
+    value: object
+
+    def text(self):
+        return f"(assign {self.target} {self.value.text()})"
+
+
+@dataclass
+class Store:
+    array: object
+    indices: list
+    value: object
+
+    def text(self):
+        return (f"(store {self.array.text()} (" + " ".join(i.text() for i in self.indices) +
+                f") {self.value.text()})")
+
+
+@dataclass
+class If:
+    cond: object
+    body: list
+    orelse: list
+
+    def text(self):
+        return f"(if {self.cond.text()} {block_text(self.body)} {block_text(self.orelse)})"
+
+
+@dataclass
+class ForRange:
+    var: str
+    start: object
+    stop: object
+    step: object
+    body: list
+
+    def text(self):
+        return (f"(for {self.var} {self.start.text()} {self.stop.text()} {self.step.text()} "
+                f"{block_text(self.body)})")
+
+
+@dataclass
+class While:
+    cond: object
+    body: list
+
+    def text(self):
+        return f"(while {self.cond.text()} {block_text(self.body)})"
+
+
+@dataclass
+class Break:
+    def text(self):
+        return "(break)"
+
+
+@dataclass
+class Continue:
+    def text(self):
+        return "(continue)"
+
+
+@dataclass
+class Return:
+    value: object = None
+
+    def text(self):
+        return "(return)" if self.value is None else f"(return {self.value.text()})"
+
+
+@dataclass
+class Line:
+    """The Python source line of the statements that follow (the renderers' #line)."""
+    number: int
+
+    def text(self):
+        return f"(line {self.number})"
+
+
+def block_text(statements):
+    return "(block " + " ".join(s.text() for s in statements) + ")"
+
+
+@dataclass
+class Function:
+    name: str
+    filename: str
+    params: list  # [(name, type)]
+    return_type: object
+    locals: dict = field(default_factory=dict)  # name -> type, parameters excluded
+    body: list = field(default_factory=list)
+
+    def text(self):
+        params = " ".join(f"({n} {type_text(t)})" for n, t in self.params)
+        local = " ".join(f"({n} {type_text(t)})" for n, t in self.locals.items())
+        return (f"(function {self.name} {json.dumps(self.filename)} ({params}) {type_text(self.return_type)}\n"
+                f"  (locals {local})\n  {block_text(self.body)})")

@@ -1,0 +1,270 @@
+#include "jit/render_python.h"
+
+#include <map>
+#include <stdexcept>
+
+#include "jit/kernel_text.h"
+#include "jit/python_kernel_text.h"
+#include "jit/sexpr.h"
+#include "tessera/dtype.h"
+#include "tessera/ufunc.h"
+
+namespace tessera::jit {
+namespace {
+
+[[noreturn]] void bad(const SExpr& e, const std::string& what) {
+  throw std::invalid_argument("[jit] bad IR in (" + e.head() + " ...): " + what);
+}
+
+DType scalar_dtype(const std::string& name) {
+  for (int d = 0; d < kNumDTypes; ++d) {
+    if (dtype_name(static_cast<DType>(d)) == name) return static_cast<DType>(d);
+  }
+  throw std::invalid_argument("[jit] bad IR: no scalar type '" + name + "'");
+}
+
+// A type of the IR as C++: a scalar's element type, an array's view.
+std::string cpp_type(const SExpr& t) {
+  if (!t.is_list()) {
+    if (t.text == "none") return "void";
+    return std::string(element_type(scalar_dtype(t.text)));
+  }
+  if (t.head() == "array") {
+    const std::string& layout = t.at(3).text;
+    return "tessera::pyjit::Array<" + cpp_type(t.at(1)) + ", " + t.at(2).text + ", tessera::pyjit::" +
+           (layout == "C" ? "kCLayout" : layout == "F" ? "kFLayout" : "kAnyLayout") + ">";
+  }
+  bad(t, "a type that cannot be rendered yet");
+}
+
+bool is_complex_type(const SExpr& t) {
+  return !t.is_list() && (t.text == "complex64" || t.text == "complex128");
+}
+
+class BodyRenderer {
+ public:
+  std::string expr(const SExpr& e) {
+    const std::string& h = e.head();
+    if (h == "const") return constant(e);
+    if (h == "var") return e.at(1).text;
+    if (h == "cast") {
+      return "tessera::kernels::cast_value<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ")";
+    }
+    if (h == "binary") return binary(e);
+    if (h == "compare") return compare(e);
+    if (h == "unary") return unary(e);
+    if (h == "select") {
+      return "(" + expr(e.at(2)) + " ? " + expr(e.at(3)) + " : " + expr(e.at(4)) + ")";
+    }
+    if (h == "call") return call(e);
+    if (h == "load") return load(e);
+    if (h == "shape") {
+      return "static_cast<" + std::string(element_type(DType::Int64)) + ">(" + expr(e.at(1)) +
+             ".shape[" + e.at(2).text + "])";
+    }
+    if (h == "truth") {
+      const std::string v = expr(e.at(1));
+      return "(" + v + " != decltype(" + v + ")(0))";
+    }
+    bad(e, "unknown expression");
+  }
+
+  std::string block(const SExpr& b, const std::string& indent) {
+    if (b.head() != "block") bad(b, "expected a block");
+    std::string s;
+    for (size_t i = 1; i < b.size(); ++i) s += statement(b.at(i), indent);
+    return s;
+  }
+
+  std::string filename;
+
+ private:
+  std::string constant(const SExpr& e) {
+    const std::string T = cpp_type(e.at(1));
+    if (is_complex_type(e.at(1))) {
+      return T + "(" + e.at(2).text + ", " + e.at(3).text + ")";
+    }
+    const std::string& v = e.at(2).text;
+    if (v == "inf") return "std::numeric_limits<" + T + ">::infinity()";
+    if (v == "-inf") return "(-std::numeric_limits<" + T + ">::infinity())";
+    if (v == "nan") return "std::numeric_limits<" + T + ">::quiet_NaN()";
+    if (e.at(1).text == "int64") return "static_cast<" + T + ">(" + v + "LL)";
+    if (e.at(1).text == "uint64") return "static_cast<" + T + ">(" + v + "ULL)";
+    return "static_cast<" + T + ">(" + v + ")";
+  }
+
+  static std::string functor(const SExpr& e, const std::string& ufunc) {
+    const auto op = find_ufunc(ufunc);
+    if (!op) bad(e, "no ufunc '" + ufunc + "'");
+    return functor_name(*op) + "{}";
+  }
+
+  std::string binary(const SExpr& e) {
+    const std::string& op = e.at(1).text;
+    const std::string a = expr(e.at(3)), b = expr(e.at(4));
+    if (op == "divide" || op == "floor_divide" || op == "remainder") {
+      return functor(e, op) + "(" + a + ", tessera::pyjit::checked_divisor(" + b + "))";
+    }
+    if (op == "left_shift" || op == "right_shift") {
+      // NumPy's shift loops take both operands in one type.
+      const std::string T = cpp_type(e.at(2));
+      return functor(e, op) + "(" + a + ", static_cast<" + T + ">(" + b + "))";
+    }
+    return functor(e, op) + "(" + a + ", " + b + ")";
+  }
+
+  std::string compare(const SExpr& e) {
+    static const std::map<std::string, std::string> ufuncs = {
+        {"lt", "less"}, {"le", "less_equal"}, {"gt", "greater"},
+        {"ge", "greater_equal"}, {"eq", "equal"}, {"ne", "not_equal"}};
+    const auto it = ufuncs.find(e.at(1).text);
+    if (it == ufuncs.end()) bad(e, "unknown comparison");
+    return "static_cast<bool>(" + functor(e, it->second) + "(" + expr(e.at(2)) + ", " +
+           expr(e.at(3)) + "))";
+  }
+
+  std::string unary(const SExpr& e) {
+    const std::string& op = e.at(1).text;
+    const std::string v = expr(e.at(3));
+    if (op == "not") return "(!" + v + ")";
+    if (op == "pos") return v;
+    if (op == "neg") return functor(e, "negative") + "(" + v + ")";
+    if (op == "invert") return functor(e, "invert") + "(" + v + ")";
+    bad(e, "unknown unary op");
+  }
+
+  std::string call(const SExpr& e) {
+    std::string s = "static_cast<" + cpp_type(e.at(2)) + ">(" + functor(e, e.at(1).text) + "(";
+    for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
+    return s + "))";
+  }
+
+  std::string load(const SExpr& e) {
+    std::string s = expr(e.at(1)) + "(";
+    for (size_t i = 2; i < e.size(); ++i) s += (i > 2 ? ", " : "") + expr(e.at(i));
+    return s + ")";
+  }
+
+  std::string statement(const SExpr& st, const std::string& in) {
+    const std::string& h = st.head();
+    const std::string deeper = in + "  ";
+    if (h == "line") return "#line " + st.at(1).text + " \"" + filename + "\"\n";
+    if (h == "assign") return in + st.at(1).text + " = " + expr(st.at(2)) + ";\n";
+    if (h == "store") {
+      std::string target = expr(st.at(1)) + "(";
+      const SExpr& indices = st.at(2);
+      for (size_t i = 0; i < indices.size(); ++i) target += (i ? ", " : "") + expr(indices.at(i));
+      return in + target + ") = " + expr(st.at(3)) + ";\n";
+    }
+    if (h == "if") {
+      std::string s = in + "if (" + expr(st.at(1)) + ") {\n" + block(st.at(2), deeper) + in + "}";
+      if (st.at(3).size() > 1) s += " else {\n" + block(st.at(3), deeper) + in + "}";
+      return s + "\n";
+    }
+    if (h == "while") {
+      return in + "while (" + expr(st.at(1)) + ") {\n" + block(st.at(2), deeper) + in + "}\n";
+    }
+    if (h == "for") return for_range(st, in);
+    if (h == "break") return in + "break;\n";
+    if (h == "continue") return in + "continue;\n";
+    if (h == "return") {
+      return st.size() > 1 ? in + "return " + expr(st.at(1)) + ";\n" : in + "return;\n";
+    }
+    bad(st, "unknown statement");
+  }
+
+  // Python's range: the bounds and the step evaluated once, the count of iterations fixed
+  // before the first (a body that assigns the loop variable does not change the next one).
+  std::string for_range(const SExpr& st, const std::string& in) {
+    const std::string var = st.at(1).text;
+    const std::string id = std::to_string(loops_++);
+    const std::string start = "ts_start" + id, stop = "ts_stop" + id, step = "ts_step" + id;
+    const std::string count = "ts_count" + id, k = "ts_k" + id;
+    std::string s = in + "{\n";
+    const std::string d = in + "  ";
+    s += d + "const auto " + start + " = " + expr(st.at(2)) + ";\n";
+    s += d + "const auto " + stop + " = " + expr(st.at(3)) + ";\n";
+    s += d + "const auto " + step + " = " + expr(st.at(4)) + ";\n";
+    s += d + "const auto " + count + " = tessera::pyjit::range_count(" + start + ", " + stop +
+         ", " + step + ");\n";
+    s += d + "for (long long " + k + " = 0; " + k + " < " + count + "; ++" + k +
+         ") {\n";
+    s += d + "  " + var + " = " + start + " + static_cast<decltype(" + start + ")>(" + k + ") * " +
+         step + ";\n";
+    s += block(st.at(5), d + "  ") + d + "}\n" + in + "}\n";
+    return s;
+  }
+
+  int loops_ = 0;
+};
+
+}  // namespace
+
+std::string render_python_host(std::string_view ir_text) {
+  const SExpr f = parse_sexpr(ir_text);
+  if (f.head() != "function") bad(f, "expected a function");
+  BodyRenderer body;
+  body.filename = f.at(2).text;
+  const std::string name = f.at(1).text;
+  const SExpr& params = f.at(3);
+  const SExpr& result = f.at(4);
+  const SExpr& locals = f.at(5);
+  const std::string R = cpp_type(result);
+
+  std::string s = kernel_functors_text();
+  for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
+    s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
+         std::string(kPythonKernelFiles[i].text) + "\n";
+  }
+  s += "#line 1 \"[tessera] python function " + name + "\"\n";
+  s += "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
+  s += "static " + R + " ts_python_" + name + "(";
+  for (size_t i = 0; i < params.size(); ++i) {
+    s += (i ? ", " : "") + cpp_type(params.at(i).at(1)) + " " + params.at(i).at(0).text;
+  }
+  s += ") {\n";
+  for (size_t i = 1; i < locals.size(); ++i) {
+    s += "  " + cpp_type(locals.at(i).at(1)) + " " + locals.at(i).at(0).text + "{};\n";
+  }
+  s += body.block(f.at(6), "  ");
+  s += "}\n";
+
+  // The entry point: the words unpacked into the parameters' types.
+  s += "#line 1 \"[tessera] python function entry\"\n";
+  s += "extern \"C\" int " + std::string(kPythonEntryName) +
+       "(const TsWord* w, void* result) {\n  int at = 0;\n";
+  std::string args;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const SExpr& t = params.at(i).at(1);
+    const std::string a = "a" + std::to_string(i);
+    const std::string T = cpp_type(t);
+    if (t.is_list()) {  // an array: data, shape, strides
+      const int ndim = std::stoi(t.at(2).text);
+      s += "  " + T + " " + a + ";\n  " + a + ".data = w[at++].a;\n";
+      s += "  for (int d = 0; d < " + std::to_string(ndim) + "; ++d) " + a +
+           ".shape[d] = w[at++].i;\n";
+      s += "  for (int d = 0; d < " + std::to_string(ndim) + "; ++d) " + a +
+           ".strides[d] = w[at++].i;\n";
+    } else if (is_complex_type(t)) {
+      s += "  const " + T + " " + a + "(w[at].f, w[at + 1].f);\n  at += 2;\n";
+    } else if (t.text == "uint64") {
+      s += "  const " + T + " " + a + " = w[at++].u;\n";
+    } else if (t.text == "float16" || t.text == "float32" || t.text == "float64") {
+      s += "  const " + T + " " + a + " = static_cast<" + T + ">(w[at++].f);\n";
+    } else {
+      s += "  const " + T + " " + a + " = static_cast<" + T + ">(w[at++].i);\n";
+    }
+    args += (i ? ", " : "") + a;
+  }
+  s += "  try {\n";
+  if (R == "void") {
+    s += "    ts_python_" + name + "(" + args + ");\n    (void)result;\n";
+  } else {
+    s += "    *static_cast<" + R + "*>(result) = ts_python_" + name + "(" + args + ");\n";
+  }
+  s += "  } catch (const tessera::pyjit::Raised& e) {\n    return static_cast<int>(e.code);\n  }\n";
+  s += "  return 0;\n}\n";
+  return s;
+}
+
+}  // namespace tessera::jit

@@ -1,0 +1,24 @@
+#pragma once
+// The C++ renderer of Python functions' typed IR (python/tessera/jit/ir.py, as the text of
+// jit/sexpr.h): a function's body becomes C++ that calls the functors of src/kernels/ for
+// its arithmetic and math (the same definitions as every other generated kernel), over
+// array views and Python's error model of jit/python_runtime.h.
+//
+// The host entry point takes the arguments as 8-byte words (TsWord, as the CUDA kernels'
+// parameters): a scalar one word (a complex two: real, imaginary), an array its data
+// address then its shape then its byte strides; it writes the result at `result` and
+// returns 0, or the code of the Python exception the function raised (pyjit::Raise).
+
+#include <string>
+#include <string_view>
+
+namespace tessera::jit {
+
+inline constexpr const char* kPythonEntryName = "ts_python_entry";
+
+// The whole translation unit for the host compiler: the functors, the runtime, the
+// function and `extern "C" int ts_python_entry(const TsWord* args, void* result)`.
+// std::invalid_argument for IR it cannot read.
+std::string render_python_host(std::string_view ir_text);
+
+}  // namespace tessera::jit

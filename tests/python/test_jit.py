@@ -1,0 +1,263 @@
+"""tessera.jit against Numba, the oracle for Python kernels: typing by Numba's own typing
+context, values and exceptions by running the same functions through numba.njit."""
+
+import math
+import operator
+import textwrap
+
+import numpy as np
+import pytest
+
+from tessera import jit
+from tessera.jit import TypingError
+from tessera.jit.frontend import FunctionSource, lower_function
+from tessera.jit import types as T
+
+numba = pytest.importorskip("numba")
+from numba.core import errors as numba_errors  # noqa: E402
+from numba.core import types as nt  # noqa: E402
+from numba.core.registry import cpu_target  # noqa: E402
+
+SCALARS = ["bool", "int8", "uint8", "int16", "int32", "uint32", "int64", "uint64", "float32",
+           "float64", "complex64", "complex128"]
+BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+          "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "&": operator.and_,
+          "|": operator.or_, "^": operator.xor, "<<": operator.lshift, ">>": operator.rshift}
+
+
+def numba_type(name):
+    return nt.boolean if name == "bool" else getattr(nt, name)
+
+
+def numba_typing():
+    context = cpu_target.typing_context
+    context.refresh()
+    return context
+
+
+def numba_result(context, op, args):
+    """Numba's result type of op over scalar types `args`, or None where it raises."""
+    try:
+        signature = context.resolve_function_type(op, tuple(numba_type(a) for a in args), {})
+    except numba_errors.TypingError:
+        return None
+    if signature is None:
+        return None
+    return "bool" if signature.return_type == nt.boolean else str(signature.return_type)
+
+
+def our_result(source, args):
+    """Our front end's result type of the function in `source`, or None where it raises."""
+    try:
+        return lower_function(FunctionSource.from_text(source, {"math": math}), list(args)).return_type
+    except TypingError:
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# typing
+
+
+@pytest.mark.parametrize("symbol", list(BINARY))
+def test_binary_operators_type_as_numba(symbol):
+    context = numba_typing()
+    source = f"def f(a, b):\n    return a {symbol} b\n"
+    mismatches = []
+    for a in SCALARS:
+        for b in SCALARS:
+            want = numba_result(context, BINARY[symbol], (a, b))
+            got = our_result(source, (a, b))
+            if symbol in ("**",) and a == "bool":
+                continue  # Numba types bool ** int by a float32 loop: not worth copying
+            if symbol in ("<<", ">>") and "bool" in (a, b) and a != b:
+                continue  # Numba's shifts mixing bool and integers follow no stated rule
+            if got != want:
+                mismatches.append(f"{a} {symbol} {b}: numba {want}, tessera {got}")
+    assert not mismatches, "\n".join(mismatches)
+
+
+@pytest.mark.parametrize("name, op", [("-", operator.neg), ("~", operator.invert),
+                                      ("abs", abs)])
+def test_unary_operators_type_as_numba(name, op):
+    context = numba_typing()
+    source = f"def f(a):\n    return {'abs(a)' if name == 'abs' else name + 'a'}\n"
+    for a in SCALARS:
+        want = numba_result(context, op, (a,))
+        assert our_result(source, (a,)) == want, a
+
+
+def test_variables_unify_as_numba_joins():
+    source = "def f(c, a, b):\n    if c:\n        x = a\n    else:\n        x = b\n    return x\n"
+    context = numba_typing()
+    for a in SCALARS:
+        for b in SCALARS:
+            want = context.unify_pairs(numba_type(a), numba_type(b))
+            want = None if want is None else ("bool" if want == nt.boolean else str(want))
+            assert our_result(source, ("bool", a, b)) == want, (a, b)
+
+
+def test_math_functions_type_as_numba():
+    context = numba_typing()
+    for name in ("sin", "sqrt", "exp", "log", "atan2", "hypot", "floor", "isnan"):
+        nargs = 2 if name in ("atan2", "hypot") else 1
+        args = ", ".join("ab"[:nargs])
+        source = f"def f({args}):\n    return math.{name}({args})\n"
+        for a in SCALARS:
+            want = numba_result(context, getattr(math, name), (a,) * nargs)
+            assert our_result(source, (a,) * nargs) == want, (name, a)
+
+
+def test_a_variable_widens_to_what_the_loop_assigns():
+    source = "def f(a):\n    s = 0\n    for i in range(3):\n        s += a[i]\n    return s\n"
+    ir = lower_function(FunctionSource.from_text(source), [T.ArrayType("float32", 1, "C")])
+    assert ir.return_type == "float64" and ir.locals["s"] == "float64"
+
+
+# --------------------------------------------------------------------------------------------
+# values, against numba.njit
+
+
+def dot(a, b):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i]
+    return s
+
+
+def collatz(n):
+    steps = 0
+    while n != 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+        if steps > 10000:
+            break
+    return steps
+
+
+def smooth(x, out):
+    for i in range(1, x.shape[0] - 1):
+        for j in range(1, x.shape[1] - 1):
+            out[i, j] = (x[i - 1, j] + x[i + 1, j] + x[i, j - 1] + x[i, j + 1]) / 4 \
+                + math.sin(x[i, j])
+
+
+def last_and_reversed(a, out):
+    n = a.shape[0]
+    for i in range(n - 1, -1, -1):
+        out[n - 1 - i] = a[i]
+    return a[-1]
+
+
+def primes_below(n):
+    count = 0
+    for k in range(2, n):
+        is_prime = True
+        d = 2
+        while d * d <= k:
+            if k % d == 0:
+                is_prime = False
+                break
+            d += 1
+        if not is_prime:
+            continue
+        count += 1
+    return count
+
+
+def mixed(a, b, flag):
+    x = a if flag else b
+    y = max(a, b, 3) - min(a, -b)
+    return abs(x) + y / 7 + (a ** 2 if a > 0 and b > 0 else 1.5)
+
+
+@pytest.mark.parametrize("function, make_args", [
+    (dot, lambda: (np.arange(1000.0), np.linspace(0, 1, 1000))),
+    (dot, lambda: (np.arange(10, dtype=np.float32), np.arange(10, dtype=np.float32)[::-1])),
+    (dot, lambda: (np.arange(12.0).reshape(3, 4).T[0], np.ones(3))),
+    (collatz, lambda: (27,)),
+    (collatz, lambda: (np.int32(97),)),
+    (primes_below, lambda: (2000,)),
+    (mixed, lambda: (5, 3, True)),
+    (mixed, lambda: (-2.5, np.float32(4), False)),
+], ids=lambda v: getattr(v, "__name__", ""))
+def test_values_match_numba(function, make_args):
+    got = jit(function)(*make_args())
+    want = numba.njit(function)(*make_args())
+    assert type(got) is type(want) and got == pytest.approx(want, rel=1e-15, abs=0), (got, want)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_arrays_written_in_place_match_numba(dtype):
+    x = np.random.default_rng(1).standard_normal((40, 30)).astype(dtype)
+    got, want = np.zeros_like(x), np.zeros_like(x)
+    jit(smooth)(x, got)
+    numba.njit(smooth)(x, want)
+    np.testing.assert_array_equal(got, want)
+    a = np.arange(7, dtype=dtype)
+    out1, out2 = np.zeros_like(a), np.zeros_like(a)
+    assert jit(last_and_reversed)(a, out1) == numba.njit(last_and_reversed)(a, out2)
+    np.testing.assert_array_equal(out1, out2)
+
+
+def test_one_specialization_per_argument_types():
+    f = jit(dot)
+    f(np.ones(3), np.ones(3))
+    f(np.ones(3), np.ones(3))
+    f(np.ones(3, np.float32), np.ones(3, np.float32))
+    f(np.ones((2, 3))[:, 0], np.ones(2))
+    assert len(f.signatures) == 3
+
+
+# --------------------------------------------------------------------------------------------
+# errors
+
+
+def divide(a, b):
+    return a / b
+
+
+def floor_divide(a, b):
+    return a // b
+
+
+@pytest.mark.parametrize("function", [divide, floor_divide])
+@pytest.mark.parametrize("args", [(1, 0), (1.5, 0.0)])
+def test_division_by_zero_raises_as_numba(function, args):
+    with pytest.raises(ZeroDivisionError) as theirs:
+        numba.njit(function)(*args)
+    with pytest.raises(ZeroDivisionError) as ours:
+        jit(function)(*args)
+    assert str(ours.value) == "division by zero" or str(theirs.value) in str(ours.value)
+
+
+def uses_a_list(n):
+    values = [1, 2, 3]
+    return values[n]
+
+
+def uses_a_string():
+    return "text"
+
+
+def takes_unknown(f):
+    return f(1)
+
+
+@pytest.mark.parametrize("function, args, what", [
+    (uses_a_list, (1,), "List expressions are not supported"),
+    (uses_a_string, (), "the constant 'text' is not a number or bool"),
+])
+def test_unsupported_constructs_name_the_file_line_and_construct(function, args, what):
+    with pytest.raises(TypingError) as info:
+        jit(function)(*args)
+    message = str(info.value)
+    assert what in message
+    assert f"test_jit.py:{function.__code__.co_firstlineno + 1}" in message
+    assert function.__name__ in message
+
+
+def test_bad_arguments_are_typing_errors():
+    with pytest.raises(TypingError, match="argument 1"):
+        jit(dot)([1.0, 2.0], np.ones(2))
+    with pytest.raises(TypingError, match="takes 2 arguments, 1 given"):
+        jit(dot)(np.ones(2))
