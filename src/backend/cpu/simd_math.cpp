@@ -2,15 +2,15 @@
 // cos, exp and log in float32 and float64, with Highway's runtime dispatch (one binary runs
 // SSE4, AVX2 or AVX-512, whichever the CPU has).
 //
-// Accuracy (docs/accuracy.md): the float64 kernels below are written to stay within 1 ULP
-// of the correctly rounded result and to agree with glibc (what NumPy calls) on nearly
-// every input. They follow the classic fdlibm structure -- an additive range reduction
-// whose constant is split into parts that multiply exactly (Cody and Waite), then a
-// polynomial on the reduced interval -- but carry the few leading terms as double-double
-// values (a head and a tail), so that the only sizeable error left is the final rounding.
-// The polynomials are truncated Taylor series, whose coefficients (1/n!, 2/(2k+1)) need no
-// table to be checked; every truncation error is stated where it is made. float32 keeps
-// Highway's contrib/math functions, which stay within NumPy's own float32 bounds.
+// Accuracy (docs/accuracy.md): float64 sin, cos, exp and log stay within 1 ULP of the
+// correctly rounded result. float64 sin and cos are tessera's kernel below, fdlibm's method
+// (Cody-Waite reduction by pi/2, minimax polynomials on [-pi/4, pi/4]) in plain double
+// arithmetic with fused multiply-adds that carry the few rounding errors that matter, so
+// that it agrees with the correctly rounded result (and glibc, what NumPy calls) on about
+// 99.5% of inputs; on targets without FMA (SSE4) they are the scalar functor. float64 exp
+// and log, and every float32 function, are Highway's contrib/math: its float64 exp and log
+// are within 1 ULP of the correctly rounded result (measured; equal to it on about 91% of
+// inputs), its float32 functions within NumPy's own float32 bounds.
 //
 // Each kernel is valid only inside a range, and special values (nan, inf, zeros where the
 // sign matters, results that overflow or underflow) must match NumPy's together with its
@@ -48,11 +48,14 @@ namespace hn = hwy::HWY_NAMESPACE;
 using DF64 = hn::ScalableTag<double>;
 using VF64 = hn::Vec<DF64>;
 
-// Runs `vector_op` on whole vectors (of tag `D`) whose lanes all pass `in_range`,
-// `scalar_op` on the other vectors and on the tail. Inside the range the true results raise
-// no floating-point error, but the kernels' intermediate terms may (an underflowing x^3
-// for a tiny x): the flags the vector pass adds are cleared before the scalar pass raises
-// the real ones. `in_range` must be false for nan (comparisons with nan are).
+// Runs `vector_op` on whole vectors (of tag `D`) whose lanes all pass `in_range` and the
+// kernel's own check, `scalar_op` on the other vectors and on the tail. `vector_op(d, x, ok)`
+// receives `in_range`'s mask in `ok` and may clear lanes of it (a reduction it cannot
+// vouch for); a vector is stored only if every lane stays set. Inside the range the true
+// results raise no floating-point error, but the kernels' intermediate terms may (an
+// underflowing x^3 for a tiny x), and so may a kernel run on a vector that then goes to the
+// scalar path: the flags the vector pass adds are cleared before the scalar pass raises the
+// real ones. `in_range` must be false for nan (comparisons with nan are).
 template <class D, class T, class InRange, class VectorOp, class ScalarOp>
 HWY_INLINE void map_in_range(D d, const T* HWY_RESTRICT in, T* HWY_RESTRICT out, int64_t n,
                              InRange in_range, VectorOp vector_op, ScalarOp scalar_op) {
@@ -64,27 +67,26 @@ HWY_INLINE void map_in_range(D d, const T* HWY_RESTRICT in, T* HWY_RESTRICT out,
     bool vector_in_range[kChunk];  // per vector of this chunk
     const int before = std::fetestexcept(kErrors);
     int64_t i = start, v = 0;
-    // Two vectors per step when both are in range: their kernels are independent chains
-    // of dependent operations, which the core then overlaps.
+    // Two vectors per step: their kernels are independent chains of dependent operations,
+    // which the core then overlaps.
     for (; i + 2 * lanes <= end; i += 2 * lanes, v += 2) {
       const auto x0 = hn::LoadU(d, in + i);
       const auto x1 = hn::LoadU(d, in + i + lanes);
-      vector_in_range[v] = hn::AllTrue(d, in_range(d, x0));
-      vector_in_range[v + 1] = hn::AllTrue(d, in_range(d, x1));
-      if (vector_in_range[v] && vector_in_range[v + 1]) {
-        const auto y0 = vector_op(d, x0);
-        const auto y1 = vector_op(d, x1);
-        hn::StoreU(y0, d, out + i);
-        hn::StoreU(y1, d, out + i + lanes);
-      } else {
-        if (vector_in_range[v]) hn::StoreU(vector_op(d, x0), d, out + i);
-        if (vector_in_range[v + 1]) hn::StoreU(vector_op(d, x1), d, out + i + lanes);
-      }
+      auto ok0 = in_range(d, x0);
+      auto ok1 = in_range(d, x1);
+      const auto y0 = vector_op(d, x0, ok0);
+      const auto y1 = vector_op(d, x1, ok1);
+      vector_in_range[v] = hn::AllTrue(d, ok0);
+      vector_in_range[v + 1] = hn::AllTrue(d, ok1);
+      if (vector_in_range[v]) hn::StoreU(y0, d, out + i);
+      if (vector_in_range[v + 1]) hn::StoreU(y1, d, out + i + lanes);
     }
     for (; i + lanes <= end; i += lanes, ++v) {
       const auto x = hn::LoadU(d, in + i);
-      vector_in_range[v] = hn::AllTrue(d, in_range(d, x));
-      if (vector_in_range[v]) hn::StoreU(vector_op(d, x), d, out + i);
+      auto ok = in_range(d, x);
+      const auto y = vector_op(d, x, ok);
+      vector_in_range[v] = hn::AllTrue(d, ok);
+      if (vector_in_range[v]) hn::StoreU(y, d, out + i);
     }
     if (const int spurious = std::fetestexcept(kErrors) & ~before) std::feclearexcept(spurious);
     for (int64_t k = 0; k < v; ++k) {
@@ -97,332 +99,107 @@ HWY_INLINE void map_in_range(D d, const T* HWY_RESTRICT in, T* HWY_RESTRICT out,
 }
 
 // ---------------------------------------------------------------------------------------
-// Double-double helpers. A pair (hi, lo) stands for the unevaluated sum hi + lo.
-
-struct DD {
-  VF64 hi, lo;
-};
-
-// Knuth's TwoSum: s + e == a + b exactly, for any a and b.
-HWY_INLINE DD TwoSum(VF64 a, VF64 b) {
-  const VF64 s = hn::Add(a, b);
-  const VF64 bb = hn::Sub(s, a);
-  const VF64 e = hn::Add(hn::Sub(a, hn::Sub(s, bb)), hn::Sub(b, bb));
-  return {s, e};
-}
-
-// Dekker's FastTwoSum: exact when |a| >= |b| (or a is zero).
-HWY_INLINE DD FastTwoSum(VF64 a, VF64 b) {
-  const VF64 s = hn::Add(a, b);
-  return {s, hn::Sub(b, hn::Sub(s, a))};
-}
-
-// p + e == a * b exactly (barring underflow): with a fused multiply-add the error is one
-// instruction; without (the SSE4 target), Dekker's splitting into 26-bit halves.
-HWY_INLINE DD TwoProd(VF64 a, VF64 b) {
-  const VF64 p = hn::Mul(a, b);
-#if HWY_NATIVE_FMA
-  return {p, hn::MulSub(a, b, p)};
-#else
-  const DF64 d;
-  const VF64 split = hn::Set(d, 134217729.0);  // 2^27 + 1
-  const VF64 ta = hn::Mul(a, split), tb = hn::Mul(b, split);
-  const VF64 ah = hn::Sub(ta, hn::Sub(ta, a)), bh = hn::Sub(tb, hn::Sub(tb, b));
-  const VF64 al = hn::Sub(a, ah), bl = hn::Sub(b, bh);
-  const VF64 e = hn::Add(
-      hn::Add(hn::Add(hn::Sub(hn::Mul(ah, bh), p), hn::Mul(ah, bl)), hn::Mul(al, bh)),
-      hn::Mul(al, bl));
-  return {p, e};
-#endif
-}
-
-// (a.hi + a.lo) * (b.hi + b.lo), dropping a.lo * b.lo (below 2^-104 of the product).
-HWY_INLINE DD MulDD(DD a, DD b) {
-  const DD p = TwoProd(a.hi, b.hi);
-  return {p.hi, hn::Add(p.lo, hn::MulAdd(a.hi, b.lo, hn::Mul(a.lo, b.hi)))};
-}
-
-// Rounds x to the nearest integer (ties to even) for |x| < 2^51 by adding and subtracting
-// 1.5 * 2^52; `shifted` keeps the integer in its low mantissa bits (two's complement).
-HWY_INLINE VF64 RoundViaShift(VF64 x, VF64& shifted) {
-  const DF64 d;
-  const VF64 magic = hn::Set(d, 0x1.8p52);
-  shifted = hn::Add(x, magic);
-  return hn::Sub(shifted, magic);
-}
-
-// ---------------------------------------------------------------------------------------
 // sin and cos, float64.
 //
-// Reduction: n = round(x * 2/pi) and y = x - n * pi/2 with |y| <= pi/4 (plus rounding).
-// pi/2 is written as P1 + P2 + P3 + P4, where P1, P2, P3 are pi/2's leading bits in three
-// chunks of 33 significant bits (so n * Pk is exact for |n| < 2^20) and P4 is the rest
-// rounded to double, 152 bits in all (the constants are pi/2's binary expansion, cut with
-// a 400-bit evaluation of pi). x - n*P1 is exact (Sterbenz), n*P2 and n*P3 are exact and
-// subtracted with TwoSum, so y = yh + yl carries x - n*pi/2 to about 2^-100 relative even
-// next to a multiple of pi/2 (the nearest doubles below 2^20 come no closer than about
-// 2^-60 relative to one).
+// Reduction (Cody and Waite, with FMA): n = round(x * 2/pi), y = x - n*pi/2 with
+// |y| <= pi/4 (plus rounding), as yh + yl. pi/2 = C1 + C2 + C3 with C1 = RN(pi/2),
+// C2 = RN(pi/2 - C1), |C3| < 2^-109. For |x| <= kTrigMax (so |n| < 2^20):
+// * a = x - n*C1 (one FMA) is exact: x and n*C1 are multiples of 2^-53 and |a| < 1;
+// * yh = RN(a - n*C2) (one FMA); when |yh| >= 2^-28, a - yh is exact (Sterbenz:
+//   |n*C2| < 2^-33 is tiny next to a), and so is the FMA yl = (a - yh) - n*C2, the
+//   rounding error of yh (it spans ulp(yh)/2 down to 2^-106: under 53 bits);
+// * the omitted n*C3 is below 2^-89, under 2^-61 of |yh|: at most 0.004 ULP of the result,
+//   and negligible for the usual |x| (below 2^-103 for |x| < 100);
+// * when n == 0 (every lane with |x| < 2^-27 is such a lane) y = x exactly.
+// Lanes with |yh| < 2^-28 and n != 0 (x within 2^-28 of a nonzero multiple of pi/2: none of
+// the random inputs; the closest doubles below 2^20 come to about 2^-60) send their vector
+// to the scalar functor instead of carrying a longer reduction for all.
 constexpr double kTrigMax = 1.0e6;  // |n| <= 636620 < 2^20
 constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
-constexpr double kPio2_1 = 0x1.921fb54400000p+0;
-constexpr double kPio2_2 = 0x1.0b4611a600000p-34;
-constexpr double kPio2_3 = 0x1.3198a2e000000p-69;
-constexpr double kPio2_4 = 0x1.b839a252049c1p-104;
+constexpr double kPio2_1 = 0x1.921fb54442d18p+0;
+constexpr double kPio2_2 = 0x1.1a62633145c07p-54;
 
-// sin(yh + yl) and cos(yh + yl) for |yh| <= pi/4 + 2^-40, |yl| <= ulp(yh).
+// Kernel on [-pi/4, pi/4], fdlibm's method (__kernel_sin, __kernel_cos):
+//   sin y = y + S1 y^3 + y^5 Ps(z),        z = y^2, S1 = -1/6,
+//   cos y = 1 - z/2 + z^2 Pc(z),
+// with Ps (S2..S7) and Pc (C1..C6) weighted-minimax polynomials of degree 5 in z, fitted by
+// tools/fit_sincos.py (mpmath; Lawson's iteration on [0, pi/4 + 2^-20] minimising the error
+// in ULPs of the result; S1 = -1/6 exact and C1 = RN(1/24) fixed), whose approximation error
+// is below 0.0001 ULP (sin) and 0.001 ULP (cos) of the result. Plain double arithmetic
+// with FMA; what keeps the result near correctly rounded is that the few error terms that
+// matter are carried: the leading term S1 y^3 (up to 0.08 of the result) or -z/2 as a
+// product with its exact FMA error and a FastTwoSum onto the head (exact: |head| > |term|),
+// the rounding errors of z and y^3 (FMA), the tail of RN(-1/6), and yl through
+// sin(yh + yl) ~ sin(yh) + yl (1 - z/2), cos(yh + yl) ~ cos(yh) - yl yh. What is left
+// before the final rounding is a few hundredths of an ULP at most (roundings of terms below
+// 0.003 of the result, yl yh^3/6): measured within 1 ULP of the correctly rounded result
+// everywhere and equal to it (and to glibc) on about 99.5% of random inputs
+// (docs/accuracy.md).
 //
-// sin y = y - y^3/6 + y^5/5! - ...: with z = yh^2, sin(yh) = yh + yh^3 * P(z) where
-// P(z) = -1/3! + z/5! - z^2/7! + ... - z^8/19!; the first omitted term, y^21/21!, is below
-// 2^-72 of sin(y) on the interval. The correction term v = yh^3 * P(z) (up to 0.081 |yh|)
-// is carried in double-double (z and yh*z exact, -1/6 as a pair), so that its rounding
-// stays below 2^-60 of the result; yl enters through sin(yh + yl) ~ sin(yh) + yl cos(yh).
-//
-// cos y = 1 - y^2/2 + y^4/4! - ...: cos(yh) = 1 - z/2 + z^2 * Q(z) with Q(z) = 1/4! -
-// z/6! + ... + z^8/20! (first omitted term y^22/22!, below 2^-70). 1 - z/2 is formed as
-// fdlibm's __kernel_cos does it, w = 1 - z/2 and its exact rounding error ((1 - w) - z/2),
-// with the tail of z = yh^2 added back; u = z^2 * Q(z) (up to 0.016) is again a
-// double-double product; yl enters through -yl sin(yh).
-struct SinCos {
-  VF64 sin, cos;
-};
+// Which polynomial a lane needs depends on its quadrant (sin x is +-sin y or +-cos y), so
+// each lane selects its coefficients (blends) and one polynomial is evaluated: both forms
+// are lead + m c0 + m z P(z) with lead = y or 1, m = y z or z, c0 = S1 or -1/2.
+constexpr double kS1 = -0x1.5555555555555p-3;     // RN(-1/6)
+constexpr double kS1Lo = -0x1.5555555555555p-57;  // -1/6 - kS1
+constexpr double kSinPoly[6] = {  // S2..S7
+    0x1.111111111110fp-7,   -0x1.a01a01a01947ap-13, 0x1.71de3a53e69e0p-19,
+    -0x1.ae64536113feap-26, 0x1.61210664820d4p-33,  -0x1.aad9bf8f968f0p-41};
+constexpr double kCosPoly[6] = {  // C1 = RN(1/24), C2..C6
+    0x1.5555555555555p-5,   -0x1.6c16c16c16318p-10, 0x1.a01a019e3a2e5p-16,
+    -0x1.27e4f90b7dd8cp-22, 0x1.1eea8d127ad99p-29,  -0x1.8ffc3562e82e3p-37};
 
-HWY_INLINE SinCos SinCosKernel(VF64 yh, VF64 yl) {
+// sin x (kCos false) or cos x (kCos true). `ok` is cleared for the lanes whose reduction
+// is not known exact (above).
+template <bool kCos>
+HWY_INLINE VF64 SinCosF64(VF64 x, hn::Mask<DF64>& ok) {
   const DF64 d;
-  const DD z = TwoProd(yh, yh);
+  const hn::RebindToUnsigned<DF64> du;
+  // n = round(x * 2/pi) by the 1.5 * 2^52 shift; its low bits are the quadrant.
+  const VF64 magic = hn::Set(d, 0x1.8p52);
+  const VF64 shifted = hn::MulAdd(x, hn::Set(d, kTwoOverPi), magic);
+  const VF64 n = hn::Sub(shifted, magic);
+  const VF64 a = hn::NegMulAdd(n, hn::Set(d, kPio2_1), x);  // exact
+  const VF64 y = hn::NegMulAdd(n, hn::Set(d, kPio2_2), a);
+  const VF64 yl = hn::NegMulAdd(n, hn::Set(d, kPio2_2), hn::Sub(a, y));  // exact when ok
+  ok = hn::And(ok, hn::Or(hn::Ge(hn::Abs(y), hn::Set(d, 0x1p-28)),
+                          hn::Lt(hn::Abs(x), hn::Set(d, 0x1p-27))));
 
-  // P(z) + 1/6 and Q(z) - 1/24, by Horner in z (plain double: they are below 0.006 and
-  // 0.0015 of the leading coefficient's term).
-  VF64 ps = hn::Set(d, -0x1.2f49b46814157p-57);          // -1/19!
-  ps = hn::MulAdd(ps, z.hi, hn::Set(d, 0x1.952c77030ad4ap-49));   // 1/17!
-  ps = hn::MulAdd(ps, z.hi, hn::Set(d, -0x1.ae7f3e733b81fp-41));  // -1/15!
-  ps = hn::MulAdd(ps, z.hi, hn::Set(d, 0x1.6124613a86d09p-33));   // 1/13!
-  ps = hn::MulAdd(ps, z.hi, hn::Set(d, -0x1.ae64567f544e4p-26));  // -1/11!
-  ps = hn::MulAdd(ps, z.hi, hn::Set(d, 0x1.71de3a556c734p-19));   // 1/9!
-  ps = hn::MulAdd(ps, z.hi, hn::Set(d, -0x1.a01a01a01a01ap-13));  // -1/7!
-  ps = hn::MulAdd(ps, z.hi, hn::Set(d, 0x1.1111111111111p-7));    // 1/5!
-  ps = hn::Mul(ps, z.hi);
-  VF64 qc = hn::Set(d, 0x1.e542ba4020225p-62);                    // 1/20!
-  qc = hn::MulAdd(qc, z.hi, hn::Set(d, -0x1.6827863b97d97p-53));  // -1/18!
-  qc = hn::MulAdd(qc, z.hi, hn::Set(d, 0x1.ae7f3e733b81fp-45));   // 1/16!
-  qc = hn::MulAdd(qc, z.hi, hn::Set(d, -0x1.93974a8c07c9dp-37));  // -1/14!
-  qc = hn::MulAdd(qc, z.hi, hn::Set(d, 0x1.1eed8eff8d898p-29));   // 1/12!
-  qc = hn::MulAdd(qc, z.hi, hn::Set(d, -0x1.27e4fb7789f5cp-22));  // -1/10!
-  qc = hn::MulAdd(qc, z.hi, hn::Set(d, 0x1.a01a01a01a01ap-16));   // 1/8!
-  qc = hn::MulAdd(qc, z.hi, hn::Set(d, -0x1.6c16c16c16c17p-10));  // -1/6!
-  qc = hn::Mul(qc, z.hi);
+  // Quadrant q (n, plus 1 for cos): odd q takes the cos form, q & 2 negates.
+  auto q = hn::BitCast(du, shifted);
+  if constexpr (kCos) q = hn::Add(q, hn::Set(du, 1));
+  const auto use_cos = hn::RebindMask(d, hn::TestBit(q, hn::Set(du, 1)));
 
-  // P(z) and Q(z) as pairs: -1/6 and 1/24 are (head, tail) pairs, from the same
-  // 400-bit evaluation.
-  DD p = FastTwoSum(hn::Set(d, -0x1.5555555555555p-3), ps);
-  p.lo = hn::Add(p.lo, hn::Set(d, -0x1.5555555555555p-57));
-  DD q = FastTwoSum(hn::Set(d, 0x1.5555555555555p-5), qc);
-  q.lo = hn::Add(q.lo, hn::Set(d, 0x1.5555555555555p-59));
-
-  // sin: yh + v, v = (yh * z) * P.
-  const DD yz = [&] {
-    DD t = TwoProd(yh, z.hi);
-    t.lo = hn::MulAdd(yh, z.lo, t.lo);
-    return t;
-  }();
-  const DD v = MulDD(yz, p);
-  const DD s = FastTwoSum(yh, v.hi);
-  // cos(yh) ~ 1 - z/2 + z^2/24 is ample for the yl term (|yl| <= 2^-53).
-  const VF64 cos_approx =
-      hn::MulAdd(z.hi, hn::MulAdd(z.hi, hn::Set(d, 1.0 / 24), hn::Set(d, -0.5)), hn::Set(d, 1.0));
-  const VF64 sin_tail = hn::Add(s.lo, hn::MulAdd(yl, cos_approx, v.lo));
-  const VF64 sin_result = hn::Add(s.hi, sin_tail);
-
-  // cos: w + (w's rounding error) - (tail of z)/2 + u - yl sin(yh).
-  const VF64 half = hn::Set(d, 0.5);
-  const VF64 hz = hn::Mul(z.hi, half);  // exact
   const VF64 one = hn::Set(d, 1.0);
-  const VF64 w = hn::Sub(one, hz);
-  const VF64 w_err = hn::Sub(hn::Sub(one, w), hz);  // exact, as in fdlibm's __kernel_cos
-  DD zz = TwoProd(z.hi, z.hi);
-  zz.lo = hn::MulAdd(hn::Add(z.hi, z.hi), z.lo, zz.lo);
-  const DD u = MulDD(zz, q);
-  const DD c = FastTwoSum(w, u.hi);
-  // sin(yh) ~ yh - yh^3/6 for the yl term.
-  const VF64 sin_approx = hn::MulAdd(yz.hi, hn::Set(d, -1.0 / 6), yh);
-  VF64 cos_tail = hn::Sub(hn::Add(c.lo, w_err), hn::Mul(z.lo, half));
-  cos_tail = hn::Add(cos_tail, hn::NegMulAdd(yl, sin_approx, u.lo));
-  const VF64 cos_result = hn::Add(c.hi, cos_tail);
-  return {sin_result, cos_result};
-}
-
-// x - n*pi/2 as (yh, yl), n = round(x * 2/pi), and n's two low bits (the quadrant) as the
-// low bits of `quadrant`.
-HWY_INLINE DD ReducePio2(VF64 x, hn::Vec<hn::RebindToUnsigned<DF64>>& quadrant) {
-  const DF64 d;
-  const hn::RebindToUnsigned<DF64> du;
-  VF64 shifted;
-  const VF64 n = RoundViaShift(hn::Mul(x, hn::Set(d, kTwoOverPi)), shifted);
-  quadrant = hn::BitCast(du, shifted);
-  const VF64 a = hn::NegMulAdd(n, hn::Set(d, kPio2_1), x);     // exact
-  DD r = TwoSum(a, hn::Neg(hn::Mul(n, hn::Set(d, kPio2_2))));  // n*P2 exact
-  const DD r2 = TwoSum(r.hi, hn::Neg(hn::Mul(n, hn::Set(d, kPio2_3))));  // n*P3 exact
-  const VF64 tail = hn::NegMulAdd(n, hn::Set(d, kPio2_4), hn::Add(r.lo, r2.lo));
-  return FastTwoSum(r2.hi, tail);
-}
-
-// sin x: quadrant 0..3 gives sin y, cos y, -sin y, -cos y.
-HWY_INLINE VF64 SinF64(VF64 x) {
-  const DF64 d;
-  const hn::RebindToUnsigned<DF64> du;
-  hn::Vec<decltype(du)> quadrant;
-  const DD y = ReducePio2(x, quadrant);
-  const SinCos sc = SinCosKernel(y.hi, y.lo);
-  const auto odd = hn::RebindMask(d, hn::TestBit(quadrant, hn::Set(du, 1)));
-  const VF64 r = hn::IfThenElse(odd, sc.cos, sc.sin);
-  const auto sign = hn::ShiftLeft<62>(hn::And(quadrant, hn::Set(du, 2)));
-  // sin(-0.0) is -0.0: yh + v above would give +0.0.
-  return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, hn::Xor(r, hn::BitCast(d, sign)));
-}
-
-// cos x: quadrant 0..3 gives cos y, -sin y, -cos y, sin y.
-HWY_INLINE VF64 CosF64(VF64 x) {
-  const DF64 d;
-  const hn::RebindToUnsigned<DF64> du;
-  hn::Vec<decltype(du)> quadrant;
-  const DD y = ReducePio2(x, quadrant);
-  const SinCos sc = SinCosKernel(y.hi, y.lo);
-  const auto odd = hn::RebindMask(d, hn::TestBit(quadrant, hn::Set(du, 1)));
-  const VF64 r = hn::IfThenElse(odd, sc.sin, sc.cos);
-  const auto sign =
-      hn::ShiftLeft<62>(hn::And(hn::Add(quadrant, hn::Set(du, 1)), hn::Set(du, 2)));
+  const VF64 z = hn::Mul(y, y);
+  const VF64 zl = hn::MulSub(y, y, z);  // z's rounding error, exact
+  const VF64 lead = hn::IfThenElse(use_cos, one, y);
+  const VF64 m = hn::Mul(z, lead);  // y^3 or z
+  const VF64 ml = hn::MulAdd(zl, lead, hn::MulSub(z, lead, m));
+  const VF64 c0 = hn::IfThenElse(use_cos, hn::Set(d, -0.5), hn::Set(d, kS1));
+  const VF64 th = hn::Mul(m, c0);
+  const VF64 tl = hn::MulSub(m, c0, th);  // exact
+  const VF64 s = hn::Add(lead, th);
+  const VF64 e = hn::Sub(th, hn::Sub(s, lead));  // FastTwoSum, exact
+  VF64 p = hn::IfThenElse(use_cos, hn::Set(d, kCosPoly[5]), hn::Set(d, kSinPoly[5]));
+  for (int i = 4; i >= 0; --i) {
+    p = hn::MulAdd(p, z, hn::IfThenElse(use_cos, hn::Set(d, kCosPoly[i]),
+                                        hn::Set(d, kSinPoly[i])));
+  }
+  const VF64 mz = hn::Mul(m, z);  // y^5 or z^2
+  // yl's contribution: yl cos(yh) ~ yl (1 - z/2), or -yl sin(yh) ~ -yl yh.
+  const VF64 yk = hn::IfThenElse(use_cos, hn::Neg(y), hn::NegMulAdd(hn::Set(d, 0.5), z, one));
+  VF64 low = hn::Add(e, tl);
+  low = hn::MulAdd(ml, c0, low);
+  low = hn::MulAdd(m, hn::IfThenZeroElse(use_cos, hn::Set(d, kS1Lo)), low);  // -1/6's tail
+  low = hn::MulAdd(mz, p, low);
+  low = hn::MulAdd(yl, yk, low);
+  VF64 r = hn::Add(s, low);
+  // sin y has y's sign (cos y is positive): for sin, take it from `lead`, which keeps
+  // sin(-0) = -0 (s = -0 + +0 would be +0). cos(0) = 1 comes out exact (every term but
+  // `lead` is zero).
+  if constexpr (!kCos) r = hn::CopySign(r, lead);
+  const auto sign = hn::ShiftLeft<62>(hn::And(q, hn::Set(du, 2)));
   return hn::Xor(r, hn::BitCast(d, sign));
-}
-
-// ---------------------------------------------------------------------------------------
-// exp, float64: x = k ln2 + r, |r| <= ln2/2 (plus rounding), exp x = 2^k exp(r).
-//
-// ln2 = L1 + L2 with L1 its leading 42 bits (k * L1 exact for |k| < 2^11) and L2 the rest
-// rounded to double; x - k*L1 is exact (Sterbenz) and r = rh + rl with rl = -k*L2.
-// exp(r) = 1 + r + r^2/2 + r^3 E(r), E(r) = 1/3! + r/4! + ... + r^13/16!: the first
-// omitted term r^17/17! is below 2^-74 on the interval. 1 + r + r^2/2 + r^3 E(r) is summed
-// in double-double (r^2 exact, 1/6 as a pair, r^3 E(r) up to 0.0075 as a product of
-// pairs), so its rounding error stays below 2^-62 before the final rounding; r's tail
-// enters through exp(rh + rl) ~ exp(rh) (1 + rl).
-constexpr double kExpMax = 700.0;  // results stay normal and finite
-constexpr double kLog2e = 0x1.71547652b82fep+0;
-constexpr double kLn2_1 = 0x1.62e42fefa3800p-1;
-constexpr double kLn2_2 = 0x1.ef35793c76730p-45;
-
-HWY_INLINE VF64 ExpF64(VF64 x) {
-  const DF64 d;
-  const hn::RebindToUnsigned<DF64> du;
-  VF64 shifted;
-  const VF64 k = RoundViaShift(hn::Mul(x, hn::Set(d, kLog2e)), shifted);
-  const VF64 rh = hn::NegMulAdd(k, hn::Set(d, kLn2_1), x);  // exact
-  const VF64 rl = hn::Neg(hn::Mul(k, hn::Set(d, kLn2_2)));
-  const DD r = TwoSum(rh, rl);
-
-  VF64 e = hn::Set(d, 0x1.ae7f3e733b81fp-45);                  // 1/16!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.ae7f3e733b81fp-41));  // 1/15!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.93974a8c07c9dp-37));  // 1/14!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.6124613a86d09p-33));  // 1/13!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.1eed8eff8d898p-29));  // 1/12!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.ae64567f544e4p-26));  // 1/11!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.27e4fb7789f5cp-22));  // 1/10!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.71de3a556c734p-19));  // 1/9!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.a01a01a01a01ap-16));  // 1/8!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.a01a01a01a01ap-13));  // 1/7!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.6c16c16c16c17p-10));  // 1/6!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.1111111111111p-7));   // 1/5!
-  e = hn::MulAdd(e, r.hi, hn::Set(d, 0x1.5555555555555p-5));   // 1/4!
-  e = hn::Mul(e, r.hi);
-  DD ep = FastTwoSum(hn::Set(d, 0x1.5555555555555p-3), e);  // + 1/3! as a pair
-  ep.lo = hn::Add(ep.lo, hn::Set(d, 0x1.5555555555555p-57));
-
-  const DD r2 = TwoProd(r.hi, r.hi);  // r^2, exact
-  DD r3 = TwoProd(r2.hi, r.hi);
-  r3.lo = hn::MulAdd(r2.lo, r.hi, r3.lo);
-  const DD t = MulDD(r3, ep);
-
-  const VF64 half = hn::Set(d, 0.5);
-  const DD s1 = FastTwoSum(hn::Set(d, 1.0), r.hi);
-  const DD s2 = FastTwoSum(s1.hi, hn::Mul(r2.hi, half));
-  const DD s3 = FastTwoSum(s2.hi, t.hi);
-  // Tails: the three sums', r^2's and the product's, and r's.
-  VF64 tail = hn::Add(hn::Add(s1.lo, s2.lo), hn::Add(s3.lo, t.lo));
-  tail = hn::MulAdd(r2.lo, half, tail);
-  tail = hn::MulAdd(r.lo, s3.hi, tail);  // s3.hi ~ exp(rh)
-  const VF64 m = hn::Add(s3.hi, tail);
-
-  // 2^k from k's bits: |k| <= 1010, so k + 1023 is a normal exponent and the product exact.
-  const auto kbits = hn::Sub(hn::BitCast(du, shifted), hn::BitCast(du, hn::Set(d, 0x1.8p52)));
-  const auto scale = hn::ShiftLeft<52>(hn::Add(kbits, hn::Set(du, 1023)));
-  return hn::Mul(m, hn::BitCast(d, scale));
-}
-
-// ---------------------------------------------------------------------------------------
-// log, float64, for positive normal x: x = 2^e m with m in [sqrt(2)/2, sqrt(2)), f = m - 1
-// (exact), log x = e ln2 + log1p(f).
-//
-// log1p(f) = 2 atanh(s) with s = f / (2 + f), |s| <= 0.1716, written as fdlibm's __ieee754_log
-// writes it: log1p(f) = f - f^2/2 + s (f^2/2 + R(s)), R(s) = 2s^2/3 + 2s^4/5 + ... +
-// 2s^26/27 (first omitted term 2s^29/29, below 2^-70 of the result). f^2/2 and s are
-// double-double (s by one division and an exact residual), the product s (f^2/2 + R) (up
-// to 0.019) and R itself (s^2 and the leading 2/3 as pairs) too, and the sum
-// e*L1 + f - f^2/2 + s (...) is taken with TwoSum, so the error before the final rounding
-// stays near 2^-62 of the result.
-HWY_INLINE VF64 LogF64(VF64 x) {
-  const DF64 d;
-  const hn::RebindToUnsigned<DF64> du;
-  // Exponent such that m = x / 2^e lies in [sqrt(2)/2, sqrt(2)): adding (1 - sqrt(2)/2)'s
-  // offset in the bit pattern carries into the exponent field exactly at m = sqrt(2)/2.
-  const auto bits = hn::BitCast(du, x);
-  const auto offset = hn::Set(du, 0x3ff0000000000000ull - 0x3fe6a09e667f3bcdull);
-  const auto biased = hn::ShiftRight<52>(hn::Add(bits, offset));  // e + 1023
-  const auto mbits = hn::Sub(bits, hn::ShiftLeft<52>(hn::Sub(biased, hn::Set(du, 1023))));
-  const VF64 f = hn::Sub(hn::BitCast(d, mbits), hn::Set(d, 1.0));  // exact
-  // e as a double: the biased exponent placed in the low mantissa bits of 2^52.
-  const VF64 e = hn::Sub(hn::BitCast(d, hn::Or(biased, hn::Set(du, 0x4330000000000000ull))),
-                         hn::Set(d, 0x1p52 + 1023));
-
-  // s = f / (2 + f) as a pair: 2 + f as a pair, one division, then the exact residual
-  // (sh need not be the correctly rounded quotient: sl corrects it).
-  const DD den = FastTwoSum(hn::Set(d, 2.0), f);
-  const VF64 inv = hn::Div(hn::Set(d, 1.0), den.hi);
-  const VF64 sh = hn::Mul(f, inv);
-  const DD q = TwoProd(sh, den.hi);  // f - q.hi is exact (Sterbenz)
-  const VF64 resid = hn::NegMulAdd(sh, den.lo, hn::Sub(hn::Sub(f, q.hi), q.lo));
-  const VF64 sl = hn::Mul(resid, inv);
-
-  DD z = TwoProd(sh, sh);
-  z.lo = hn::MulAdd(hn::Add(sh, sh), sl, z.lo);
-  VF64 rp = hn::Set(d, 0x1.2f684bda12f68p-4);                  // 2/27
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.47ae147ae147bp-4));  // 2/25
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.642c8590b2164p-4));  // 2/23
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.8618618618618p-4));  // 2/21
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.af286bca1af28p-4));  // 2/19
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.e1e1e1e1e1e1ep-4));  // 2/17
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.1111111111111p-3));  // 2/15
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.3b13b13b13b14p-3));  // 2/13
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.745d1745d1746p-3));  // 2/11
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.c71c71c71c71cp-3));  // 2/9
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.2492492492492p-2));  // 2/7
-  rp = hn::MulAdd(rp, z.hi, hn::Set(d, 0x1.999999999999ap-2));  // 2/5
-  rp = hn::Mul(rp, z.hi);
-  // R = s^2 (2/3 + rp) as a product of pairs: s^2 exact, 2/3 as (head, tail).
-  DD lead = FastTwoSum(hn::Set(d, 0x1.5555555555555p-1), rp);
-  lead.lo = hn::Add(lead.lo, hn::Set(d, 0x1.5555555555555p-55));
-  const DD big_r = MulDD(z, lead);
-
-  const VF64 half = hn::Set(d, 0.5);
-  DD hf = TwoProd(f, f);  // f^2, then halved (exact)
-  hf.hi = hn::Mul(hf.hi, half);
-  hf.lo = hn::Mul(hf.lo, half);
-  DD a = TwoSum(hf.hi, big_r.hi);
-  a.lo = hn::Add(a.lo, hn::Add(hf.lo, big_r.lo));
-  const DD t = MulDD({sh, sl}, a);
-
-  const DD s1 = TwoSum(f, hn::Neg(hf.hi));
-  const DD s2 = TwoSum(s1.hi, t.hi);
-  const DD s3 = TwoSum(hn::Mul(e, hn::Set(d, kLn2_1)), s2.hi);  // e*L1 exact
-  VF64 tail = hn::Add(hn::Sub(s1.lo, hf.lo), hn::Add(s2.lo, t.lo));
-  tail = hn::MulAdd(e, hn::Set(d, kLn2_2), hn::Add(tail, s3.lo));
-  return hn::Add(s3.hi, tail);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -453,19 +230,26 @@ auto sin_cos_range() {
 }
 
 // float32 keeps Highway's contrib/math functions (1-3 ULP; within NumPy's own float32
-// bounds on NumPy's validation data, docs/accuracy.md): widening to the double kernels
-// above would round correctly but runs at a quarter of the speed.
+// bounds on NumPy's validation data, docs/accuracy.md), and so do float64 exp and log, which
+// are within 1 ULP of the correctly rounded result (measured, docs/accuracy.md) but not
+// exact where the result is: exp(+-0) = 1 and log(1) = 0 are blended in.
 using DF32 = hn::ScalableTag<float>;
 
 template <class T>
 void SinLoop(const T* in, T* out, int64_t n) {
   if constexpr (sizeof(T) == 8) {
+#if HWY_NATIVE_FMA
     map_in_range(DF64(), in, out, n, sin_cos_range<T>(),
-                 [](DF64, VF64 x) { return SinF64(x); }, kernels::Sin{});
+                 [](DF64, VF64 x, hn::Mask<DF64>& ok) { return SinCosF64<false>(x, ok); },
+                 kernels::Sin{});
+#else
+    // The kernel's exactness rests on fused multiply-adds (SSE4, scalar targets have none).
+    for (int64_t i = 0; i < n; ++i) out[i] = kernels::Sin{}(in[i]);
+#endif
   } else {
     // sin(-0.0) is -0.0, which Highway's Sin does not keep.
     map_in_range(DF32(), in, out, n, sin_cos_range<T>(),
-                 [](DF32 d, hn::Vec<DF32> x) {
+                 [](DF32 d, hn::Vec<DF32> x, hn::Mask<DF32>&) {
                    return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), x, hn::Sin(d, x));
                  },
                  kernels::Sin{});
@@ -475,37 +259,40 @@ void SinLoop(const T* in, T* out, int64_t n) {
 template <class T>
 void CosLoop(const T* in, T* out, int64_t n) {
   if constexpr (sizeof(T) == 8) {
+#if HWY_NATIVE_FMA
     map_in_range(DF64(), in, out, n, sin_cos_range<T>(),
-                 [](DF64, VF64 x) { return CosF64(x); }, kernels::Cos{});
+                 [](DF64, VF64 x, hn::Mask<DF64>& ok) { return SinCosF64<true>(x, ok); },
+                 kernels::Cos{});
+#else
+    for (int64_t i = 0; i < n; ++i) out[i] = kernels::Cos{}(in[i]);
+#endif
   } else {
     map_in_range(DF32(), in, out, n, sin_cos_range<T>(),
-                 [](DF32 d, hn::Vec<DF32> x) { return hn::Cos(d, x); }, kernels::Cos{});
+                 [](DF32 d, hn::Vec<DF32> x, hn::Mask<DF32>&) { return hn::Cos(d, x); },
+                 kernels::Cos{});
   }
 }
 
 // Away from overflow to inf and from results in the subnormal range.
 template <class T>
 void ExpLoop(const T* in, T* out, int64_t n) {
-  if constexpr (sizeof(T) == 8) {
-    map_in_range(DF64(), in, out, n, between(-kExpMax, kExpMax),
-                 [](DF64, VF64 x) { return ExpF64(x); }, kernels::Exp{});
-  } else {
-    map_in_range(DF32(), in, out, n, between(-85.0f, 85.0f),
-                 [](DF32 d, hn::Vec<DF32> x) { return hn::Exp(d, x); }, kernels::Exp{});
-  }
+  const T limit = sizeof(T) == 8 ? T(700) : T(85);
+  map_in_range(hn::ScalableTag<T>(), in, out, n, between(-limit, limit),
+               [](auto d, auto x, auto&) {
+                 return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), hn::Set(d, T(1)), hn::Exp(d, x));
+               },
+               kernels::Exp{});
 }
 
 // Positive normal numbers: zero, negatives, subnormals, inf and nan go to the scalar path.
 template <class T>
 void LogLoop(const T* in, T* out, int64_t n) {
-  const auto range = between(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
-  if constexpr (sizeof(T) == 8) {
-    map_in_range(DF64(), in, out, n, range, [](DF64, VF64 x) { return LogF64(x); },
-                 kernels::Log{});
-  } else {
-    map_in_range(DF32(), in, out, n, range,
-                 [](DF32 d, hn::Vec<DF32> x) { return hn::Log(d, x); }, kernels::Log{});
-  }
+  map_in_range(hn::ScalableTag<T>(), in, out, n,
+               between(std::numeric_limits<T>::min(), std::numeric_limits<T>::max()),
+               [](auto d, auto x, auto&) {
+                 return hn::IfThenElseZero(hn::Ne(x, hn::Set(d, T(1))), hn::Log(d, x));
+               },
+               kernels::Log{});
 }
 
 #define TS_SIMD_ENTRY(Name, T)                                                     \
