@@ -1,11 +1,12 @@
 """Fits the polynomials of tessera's float64 sin/cos kernel (src/backend/cpu/simd_math.cpp).
 
-    sin y = y - y^3/6 + y^5 Ps(z),           z = y^2, Ps = S2 + S3 z + ... + S7 z^5
+    sin y = y + S1 y^3 + y^5 Ps(z),          z = y^2, S1 = RN(-1/6), Ps = S2 + ... + S7 z^5
     cos y = 1 - z/2 + z^2 (C1 + z Pc'(z)),   C1 = RN(1/24), Pc' = C2 + ... + C6 z^4
 
 on |y| <= pi/4 + 2^-20, minimising the largest error in ULPs of the result (weighted minimax
-by Lawson's iteration on 120 points, in 160-bit mpmath), then checks the coefficients
-rounded to double on a 400-point grid. Needs mpmath (`pip install mpmath`). Prints the
+by Lawson's iteration on 120 points, in 160-bit mpmath; S1 and C1 are the doubles nearest
+-1/6 and 1/24, fixed, and the fit absorbs what it can of their rounding), then checks the
+coefficients rounded to double on a 400-point grid. Needs mpmath (`pip install mpmath`). Prints the
 coefficients as C99 hex floats and the worst error in ULPs. Run:
 
     python tools/fit_sincos.py
@@ -16,6 +17,7 @@ import mpmath as mp
 mp.mp.prec = 160
 Y = mp.pi / 4 + mp.mpf(2) ** -20
 C1 = mp.mpf(float(mp.mpf(1) / 24))
+S1 = mp.mpf(float(-mp.mpf(1) / 6))
 
 
 def ulp(v):
@@ -49,7 +51,7 @@ def fit(which, n):
         z = y * y
         if which == "sin":
             f = mp.sin(y)
-            targets.append(((f - y) / y ** 3 + mp.mpf(1) / 6) / z)
+            targets.append(((f - y) / y ** 3 - S1) / z)
             weights.append(y ** 5 / ulp(f))
         else:
             f = mp.cos(y)
@@ -63,7 +65,7 @@ def fit(which, n):
         z = y * y
         p = sum(mp.mpf(c) * z ** j for j, c in enumerate(coef))
         if which == "sin":
-            f, approx = mp.sin(y), y - y ** 3 / 6 + y ** 5 * p
+            f, approx = mp.sin(y), y + S1 * y ** 3 + y ** 5 * p
         else:
             f, approx = mp.cos(y), 1 - z / 2 + z * z * C1 + z ** 3 * p
         worst = max(worst, abs(approx - f) / ulp(f))
@@ -75,4 +77,4 @@ if __name__ == "__main__":
         coef, worst = fit(which, n)
         print(f"{which} {names}: worst {float(worst):.2g} ULP")
         print("    " + ", ".join(c.hex() for c in coef))
-    print(f"cos C1 = RN(1/24) = {float(C1).hex()}")
+    print(f"sin S1 = RN(-1/6) = {float(S1).hex()}, cos C1 = RN(1/24) = {float(C1).hex()}")

@@ -111,9 +111,9 @@ HWY_INLINE void map_in_range(D d, const T* HWY_RESTRICT in, T* HWY_RESTRICT out,
 // * the omitted n*C3 is below 2^-89, under 2^-61 of |yh|: at most 0.004 ULP of the result,
 //   and negligible for the usual |x| (below 2^-103 for |x| < 100);
 // * when n == 0 (every lane with |x| < 2^-27 is such a lane) y = x exactly.
-// Lanes with |yh| < 2^-28 and n != 0 (x within 2^-28 of a nonzero multiple of pi/2: none of
-// the random inputs; the closest doubles below 2^20 come to about 2^-60) send their vector
-// to the scalar functor instead of carrying a longer reduction for all.
+// Lanes with |yh| < 2^-28 and n != 0 (x within about 2^-28 of a nonzero multiple of pi/2,
+// which none of the 14 million random test inputs was) send their vector to the scalar
+// functor instead of carrying a longer reduction for all.
 constexpr double kTrigMax = 1.0e6;  // |n| <= 636620 < 2^20
 constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
 constexpr double kPio2_1 = 0x1.921fb54442d18p+0;
@@ -124,12 +124,13 @@ constexpr double kPio2_2 = 0x1.1a62633145c07p-54;
 //   cos y = 1 - z/2 + z^2 Pc(z),
 // with Ps (S2..S7) and Pc (C1..C6) weighted-minimax polynomials of degree 5 in z, fitted by
 // tools/fit_sincos.py (mpmath; Lawson's iteration on [0, pi/4 + 2^-20] minimising the error
-// in ULPs of the result; S1 = -1/6 exact and C1 = RN(1/24) fixed), whose approximation error
-// is below 0.0001 ULP (sin) and 0.001 ULP (cos) of the result. Plain double arithmetic
+// in ULPs of the result, with S1 = RN(-1/6) and C1 = RN(1/24) fixed, so that the fit
+// absorbs what it can of their rounding), whose approximation error is below 0.0025 ULP
+// (sin) and 0.001 ULP (cos) of the result. Plain double arithmetic
 // with FMA; what keeps the result near correctly rounded is that the few error terms that
 // matter are carried: the leading term S1 y^3 (up to 0.08 of the result) or -z/2 as a
 // product with its exact FMA error and a FastTwoSum onto the head (exact: |head| > |term|),
-// the rounding errors of z and y^3 (FMA), the tail of RN(-1/6), and yl through
+// the rounding errors of z and y^3 (FMA), and yl through
 // sin(yh + yl) ~ sin(yh) + yl (1 - z/2), cos(yh + yl) ~ cos(yh) - yl yh. What is left
 // before the final rounding is a few hundredths of an ULP at most (roundings of terms below
 // 0.003 of the result, yl yh^3/6): measured within 1 ULP of the correctly rounded result
@@ -139,11 +140,10 @@ constexpr double kPio2_2 = 0x1.1a62633145c07p-54;
 // Which polynomial a lane needs depends on its quadrant (sin x is +-sin y or +-cos y), so
 // each lane selects its coefficients (blends) and one polynomial is evaluated: both forms
 // are lead + m c0 + m z P(z) with lead = y or 1, m = y z or z, c0 = S1 or -1/2.
-constexpr double kS1 = -0x1.5555555555555p-3;     // RN(-1/6)
-constexpr double kS1Lo = -0x1.5555555555555p-57;  // -1/6 - kS1
-constexpr double kSinPoly[6] = {  // S2..S7
-    0x1.111111111110fp-7,   -0x1.a01a01a01947ap-13, 0x1.71de3a53e69e0p-19,
-    -0x1.ae64536113feap-26, 0x1.61210664820d4p-33,  -0x1.aad9bf8f968f0p-41};
+constexpr double kS1 = -0x1.5555555555555p-3;  // RN(-1/6)
+constexpr double kSinPoly[6] = {                // S2..S7
+    0x1.111111111105bp-7,   -0x1.a01a019ffafbcp-13, 0x1.71de3a2eb6b92p-19,
+    -0x1.ae642578c7058p-26, 0x1.61053e1ceeb21p-33,  -0x1.9dbbd91f98627p-41};
 constexpr double kCosPoly[6] = {  // C1 = RN(1/24), C2..C6
     0x1.5555555555555p-5,   -0x1.6c16c16c16318p-10, 0x1.a01a019e3a2e5p-16,
     -0x1.27e4f90b7dd8cp-22, 0x1.1eea8d127ad99p-29,  -0x1.8ffc3562e82e3p-37};
@@ -190,7 +190,6 @@ HWY_INLINE VF64 SinCosF64(VF64 x, hn::Mask<DF64>& ok) {
   const VF64 yk = hn::IfThenElse(use_cos, hn::Neg(y), hn::NegMulAdd(hn::Set(d, 0.5), z, one));
   VF64 low = hn::Add(e, tl);
   low = hn::MulAdd(ml, c0, low);
-  low = hn::MulAdd(m, hn::IfThenZeroElse(use_cos, hn::Set(d, kS1Lo)), low);  // -1/6's tail
   low = hn::MulAdd(mz, p, low);
   low = hn::MulAdd(yl, yk, low);
   VF64 r = hn::Add(s, low);
