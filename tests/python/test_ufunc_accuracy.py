@@ -5,7 +5,9 @@ loop), about 10^5 arguments spread over the function's meaningful range at sever
 (tiny, around 1, large, near the domain edges and overflow thresholds; |x| well past 1e5 for
 the trigonometric functions) are evaluated by tessera and by NumPy. Special results (nan,
 +-inf, +-0) must be identical; every other result must be within MAX_ULPS of NumPy's (each
-part separately for complex results).
+part separately for complex results), or within 1 ULP for the float64 functions of
+FLOAT64_ONE_ULP (NumPy's validation data, test_umath_validation.py, checks them against the
+correctly rounded results).
 
 Each test prints the worst ULP difference it measured (the assertion message has it too).
 To see the whole table:
@@ -26,6 +28,14 @@ import tessera as tp
 from test_ufunc_values import ulp_distance
 
 MAX_ULPS = 4
+# float64 functions held to 1 ULP of the correctly rounded result (docs/accuracy.md): NumPy
+# calls glibc for them, itself nearly always correctly rounded, so tessera stays within
+# 1 ULP of NumPy too.
+FLOAT64_ONE_ULP = {"sin", "cos", "tan", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p"}
+
+
+def max_ulps(op, dtype):
+    return 1 if np.dtype(dtype) == np.float64 and op in FLOAT64_ONE_ULP else MAX_ULPS
 N = 100_000
 
 REAL_OPS = ["sin", "cos", "tan", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p",
@@ -178,9 +188,9 @@ def arguments(op, dtype):
 # measuring
 
 
-def measure(got, expected):
+def measure(got, expected, limit=MAX_ULPS):
     """(worst ULP over the finite nonzero results, mask of special-value mismatches,
-    mask of results beyond MAX_ULPS)."""
+    mask of results beyond `limit`)."""
     parts = ("real", "imag") if expected.dtype.kind == "c" else ("real",)
     special_bad = np.zeros(expected.shape, bool)
     far = np.zeros(expected.shape, bool)
@@ -195,7 +205,7 @@ def measure(got, expected):
         dist = np.where(finite, ulp_distance(g, e), 0.0)
         if dist.size:
             worst = max(worst, float(dist.max()))
-        far |= dist > MAX_ULPS
+        far |= dist > limit
     return worst, special_bad, far
 
 
@@ -215,11 +225,12 @@ def test_ulp_accuracy(op, dtype, device):
             got_t = getattr(tp, op)(*[tp.array(a) for a in args])
     assert got_t.dtype == expected.dtype, f"dtype {got_t.dtype} != NumPy {expected.dtype}"
     got = tp.asnumpy(got_t)
-    worst, special_bad, far = measure(got, expected)
+    limit = max_ulps(op, dtype)
+    worst, special_bad, far = measure(got, expected, limit)
     print(f"{op:>10} {str(dtype):>10}: worst {worst:g} ULP over {expected.size} values")
     assert not special_bad.any(), (
         f"{op} {dtype}: {int(special_bad.sum())} special results (nan/inf/0) differ from "
         f"NumPy's:\n{_examples(special_bad, got, expected, args)}")
     assert not far.any(), (
-        f"{op} {dtype}: worst {worst:g} ULP (> {MAX_ULPS}) in {int(far.sum())} of "
+        f"{op} {dtype}: worst {worst:g} ULP (> {limit}) in {int(far.sum())} of "
         f"{expected.size} values:\n{_examples(far, got, expected, args)}")
