@@ -57,6 +57,13 @@ class BodyRenderer {
       return "(" + expr(e.at(2)) + " ? " + expr(e.at(3)) + " : " + expr(e.at(4)) + ")";
     }
     if (h == "call") return call(e);
+    if (h == "call_function") {
+      std::string s = "ts_python_" + e.at(1).text + "(";
+      for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
+      return s + ")";
+    }
+    if (h == "complex") return cpp_type(e.at(1)) + "(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ")";
+    if (h == "part") return "(" + expr(e.at(3)) + ")." + e.at(1).text + "()";
     if (h == "load") return load(e);
     if (h == "shape") {
       return "static_cast<" + std::string(element_type(DType::Int64)) + ">(" + expr(e.at(1)) +
@@ -198,27 +205,15 @@ class BodyRenderer {
   int loops_ = 0;
 };
 
-}  // namespace
-
-std::string render_python_host(std::string_view ir_text) {
-  const SExpr f = parse_sexpr(ir_text);
+// One function of the module as C++: `static R ts_python_<name>(params) { ... }`.
+std::string render_function(const SExpr& f) {
   if (f.head() != "function") bad(f, "expected a function");
   BodyRenderer body;
   body.filename = f.at(2).text;
-  const std::string name = f.at(1).text;
   const SExpr& params = f.at(3);
-  const SExpr& result = f.at(4);
   const SExpr& locals = f.at(5);
-  const std::string R = cpp_type(result);
-
-  std::string s = kernel_functors_text();
-  for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
-    s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
-         std::string(kPythonKernelFiles[i].text) + "\n";
-  }
-  s += "#line 1 \"[tessera] python function " + name + "\"\n";
-  s += "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
-  s += "static " + R + " ts_python_" + name + "(";
+  std::string s = "#line 1 \"[tessera] python function " + f.at(1).text + "\"\n";
+  s += "static " + cpp_type(f.at(4)) + " ts_python_" + f.at(1).text + "(";
   for (size_t i = 0; i < params.size(); ++i) {
     s += (i ? ", " : "") + cpp_type(params.at(i).at(1)) + " " + params.at(i).at(0).text;
   }
@@ -226,11 +221,14 @@ std::string render_python_host(std::string_view ir_text) {
   for (size_t i = 1; i < locals.size(); ++i) {
     s += "  " + cpp_type(locals.at(i).at(1)) + " " + locals.at(i).at(0).text + "{};\n";
   }
-  s += body.block(f.at(6), "  ");
-  s += "}\n";
+  return s + body.block(f.at(6), "  ") + "}\n";
+}
 
-  // The entry point: the words unpacked into the parameters' types.
-  s += "#line 1 \"[tessera] python function entry\"\n";
+// The entry point of function `f`: the words unpacked into its parameters' types.
+std::string render_entry(const SExpr& f) {
+  const SExpr& params = f.at(3);
+  const std::string R = cpp_type(f.at(4));
+  std::string s = "#line 1 \"[tessera] python function entry\"\n";
   s += "extern \"C\" int " + std::string(kPythonEntryName) +
        "(const TsWord* w, void* result) {\n  int at = 0;\n";
   std::string args;
@@ -239,12 +237,10 @@ std::string render_python_host(std::string_view ir_text) {
     const std::string a = "a" + std::to_string(i);
     const std::string T = cpp_type(t);
     if (t.is_list()) {  // an array: data, shape, strides
-      const int ndim = std::stoi(t.at(2).text);
+      const std::string ndim = t.at(2).text;
       s += "  " + T + " " + a + ";\n  " + a + ".data = w[at++].a;\n";
-      s += "  for (int d = 0; d < " + std::to_string(ndim) + "; ++d) " + a +
-           ".shape[d] = w[at++].i;\n";
-      s += "  for (int d = 0; d < " + std::to_string(ndim) + "; ++d) " + a +
-           ".strides[d] = w[at++].i;\n";
+      s += "  for (int d = 0; d < " + ndim + "; ++d) " + a + ".shape[d] = w[at++].i;\n";
+      s += "  for (int d = 0; d < " + ndim + "; ++d) " + a + ".strides[d] = w[at++].i;\n";
     } else if (is_complex_type(t)) {
       s += "  const " + T + " " + a + "(w[at].f, w[at + 1].f);\n  at += 2;\n";
     } else if (t.text == "uint64") {
@@ -256,15 +252,30 @@ std::string render_python_host(std::string_view ir_text) {
     }
     args += (i ? ", " : "") + a;
   }
+  const std::string call = "ts_python_" + f.at(1).text + "(" + args + ")";
   s += "  try {\n";
   if (R == "void") {
-    s += "    ts_python_" + name + "(" + args + ");\n    (void)result;\n";
+    s += "    " + call + ";\n    (void)result;\n";
   } else {
-    s += "    *static_cast<" + R + "*>(result) = ts_python_" + name + "(" + args + ");\n";
+    s += "    *static_cast<" + R + "*>(result) = " + call + ";\n";
   }
   s += "  } catch (const tessera::pyjit::Raised& e) {\n    return static_cast<int>(e.code);\n  }\n";
-  s += "  return 0;\n}\n";
-  return s;
+  return s + "  return 0;\n}\n";
+}
+
+}  // namespace
+
+std::string render_python_host(std::string_view ir_text) {
+  const SExpr module = parse_sexpr(ir_text);
+  if (module.head() != "module" || module.size() < 2) bad(module, "expected a module");
+  std::string s = kernel_functors_text();
+  for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
+    s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
+         std::string(kPythonKernelFiles[i].text) + "\n";
+  }
+  s += "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
+  for (size_t i = 1; i < module.size(); ++i) s += render_function(module.at(i));
+  return s + render_entry(module.at(module.size() - 1));
 }
 
 }  // namespace tessera::jit

@@ -16,9 +16,10 @@ namespace tessera::jit {
 
 inline constexpr const char* kPythonEntryName = "ts_python_entry";
 
-// The whole translation unit for the host compiler: the functors, the runtime, the
-// function and `extern "C" int ts_python_entry(const TsWord* args, void* result)`.
-// std::invalid_argument for IR it cannot read.
+// The whole translation unit for the host compiler of a module of IR, `(module f1 ... fn)`
+// (the functions a function calls come before it): the functors, the runtime, each
+// function, and `extern "C" int ts_python_entry(const TsWord* args, void* result)` calling
+// the last one. std::invalid_argument for IR it cannot read.
 std::string render_python_host(std::string_view ir_text);
 
 }  // namespace tessera::jit

@@ -4,6 +4,7 @@ context, values and exceptions by running the same functions through numba.njit.
 import math
 import operator
 import textwrap
+import types
 
 import numpy as np
 import pytest
@@ -261,3 +262,101 @@ def test_bad_arguments_are_typing_errors():
         jit(dot)([1.0, 2.0], np.ones(2))
     with pytest.raises(TypingError, match="takes 2 arguments, 1 given"):
         jit(dot)(np.ones(2))
+
+
+# --------------------------------------------------------------------------------------------
+# Numba's documentation: the Mandelbrot example, unchanged but for the import
+
+
+@jit(nopython=True)
+def mandel(x, y, max_iters):
+    """
+    Given the real and imaginary parts of a complex number,
+    determine if it is a candidate for membership in the Mandelbrot
+    set given a fixed number of iterations.
+    """
+    i = 0
+    c = complex(x, y)
+    z = 0.0j
+    for i in range(max_iters):
+        z = z * z + c
+        if (z.real * z.real + z.imag * z.imag) >= 4:
+            return i
+
+    return 255
+
+
+@jit(nopython=True)
+def create_fractal(min_x, max_x, min_y, max_y, image, iters):
+    height = image.shape[0]
+    width = image.shape[1]
+
+    pixel_size_x = (max_x - min_x) / width
+    pixel_size_y = (max_y - min_y) / height
+    for x in range(width):
+        real = min_x + x * pixel_size_x
+        for y in range(height):
+            imag = min_y + y * pixel_size_y
+            color = mandel(real, imag, iters)
+            image[y, x] = color
+
+    return image
+
+
+def test_numbas_mandelbrot_example_runs_unchanged():
+    image = np.zeros((120, 180), dtype=np.uint8)
+    assert create_fractal(-2.0, 1.0, -1.0, 1.0, image, 20) is image
+    # The same two functions through Numba: create_fractal's code with Numba's mandel.
+    numba_globals = dict(create_fractal.py_func.__globals__, mandel=numba.njit(mandel.py_func))
+    numba_fractal = numba.njit(types.FunctionType(create_fractal.py_func.__code__, numba_globals))
+    reference = np.zeros_like(image)
+    numba_fractal(-2.0, 1.0, -1.0, 1.0, reference, 20)
+    np.testing.assert_array_equal(image, reference)
+    assert image.max() == 255 and len(np.unique(image)) > 5
+
+
+def half(x):
+    return x / 2
+
+
+def calls_twice(a):
+    total = 0.0
+    for i in range(a.shape[0]):
+        total += half(a[i]) + half(i)
+    return total
+
+
+def test_calls_of_jit_functions_specialize_each_callee():
+    global half
+    plain = half
+    half = jit(plain)
+    try:
+        a = np.arange(5.0)
+        assert jit(calls_twice)(a) == sum(v / 2 + i / 2 for i, v in enumerate(a))
+    finally:
+        half = plain
+
+
+def recurse(n):
+    return n if n < 2 else recurse(n - 1)
+
+
+def test_recursion_is_a_typing_error():
+    global recurse
+    plain = recurse
+    recurse = jit(plain)
+    try:
+        with pytest.raises(TypingError, match="calls itself"):
+            recurse(5)
+    finally:
+        recurse = plain
+
+
+def parts(z):
+    return z.real * 2 + z.imag + complex(1, 2).imag
+
+
+@pytest.mark.parametrize("z", [np.complex64(1.5 - 2j), 3 + 4j, 2.5, 7])
+def test_complex_parts_match_numba(z):
+    got, want = jit(parts)(z), numba.njit(parts)(z)
+    assert type(got) is type(want) and got == want

@@ -9,6 +9,7 @@ arguments go to it packed as 8-byte words.
 """
 
 import struct
+import zlib
 
 import numpy as np
 
@@ -47,12 +48,14 @@ def _pack(args, arg_types):
 
 
 class Specialization:
-    """One compiled version of a function: its IR and native entry point."""
+    """One compiled version of a function: its IR (with the functions it calls) and its
+    native entry point."""
 
     def __init__(self, function_ir):
         self.ir = function_ir
-        self.text = function_ir.text()
+        self.text = function_ir.module_text()
         self.return_type = function_ir.return_type
+        self.returns_argument = function_ir.returns_argument
         self.entry = _core._jit_compile_host(self.text)
 
     def cpp(self):
@@ -67,6 +70,8 @@ class Dispatcher:
         self.options = options
         self._source = None
         self._specializations = {}
+        self._lowered = {}  # argument types -> ir.Function, as a callee of other functions
+        self._lowering = set()
         self.__name__ = getattr(py_func, "__name__", "jit_function")
         self.__doc__ = getattr(py_func, "__doc__", None)
         self.__wrapped__ = py_func
@@ -85,13 +90,36 @@ class Dispatcher:
             types.append(t)
         return tuple(types)
 
+    def _ir_name(self, types):
+        """The specialization's name in a module: the function's, and a hash of where it
+        is defined and of the argument types, the same in every process (so the generated
+        source, the disk cache's key, is too)."""
+        where = f"{getattr(self.py_func, '__module__', '')}.{getattr(self.py_func, '__qualname__', '')}"
+        return f"{self.__name__}_{zlib.crc32(f'{where}:{types}'.encode()):08x}"
+
+    def lower_for(self, types):
+        """The typed IR of the specialization for argument types `types`, named uniquely
+        (`name__k`) so that several specializations can share a module. RecursionError when
+        it is already being lowered (a function calling itself)."""
+        function = self._lowered.get(types)
+        if function is None:
+            if types in self._lowering:
+                raise RecursionError(self.__name__)
+            if self._source is None:
+                self._source = FunctionSource(self.py_func)
+            self._lowering.add(types)
+            try:
+                function = lower_function(self._source, list(types), self._ir_name(types))
+            finally:
+                self._lowering.discard(types)
+            self._lowered[types] = function
+        return function
+
     def specialization(self, *args):
         types = self._types_of(args)
         spec = self._specializations.get(types)
         if spec is None:
-            if self._source is None:
-                self._source = FunctionSource(self.py_func)
-            spec = Specialization(lower_function(self._source, list(types)))
+            spec = Specialization(self.lower_for(types))
             self._specializations[types] = spec
         return spec, types
 
@@ -101,6 +129,8 @@ class Dispatcher:
         if code:
             error, message = _RAISED[code]
             raise error(message)
+        if spec.returns_argument is not None:
+            return args[spec.returns_argument]
         if spec.return_type == T.NONE:
             return None
         return np.frombuffer(result, dtype=spec.return_type, count=1)[0].item()

@@ -74,7 +74,8 @@ class Lowering:
         self.var_types = var_types
         self.globals = globals_
         self.assigned = {}  # name -> unified type of what this pass assigned to it
-        self.returns = []  # types of the values returned
+        self.returns = []  # types of the values returned (or ("argument", k))
+        self.callees = {}  # name -> ir.Function of the jit functions it calls
         self.line = function.line
         self.loop_depth = 0
 
@@ -218,6 +219,13 @@ class Lowering:
                 return ir.Const(MATH_CONSTANTS[node.attr], "float64")
             raise self.error(node, f"math.{node.attr} is not a constant")
         value = self.expr(node.value)
+        if T.is_scalar(value.type) and node.attr in ("real", "imag"):
+            if T.is_complex(value.type):
+                part = "float32" if value.type == "complex64" else "float64"
+                return ir.Part(node.attr, value, part)
+            return value if node.attr == "real" else ir.Const(0, value.type)
+        if T.is_scalar(value.type) and node.attr == "conjugate":
+            raise self.error(node, "call x.conjugate() (a method) rather than read it")
         if isinstance(value.type, ir.ArrayType):
             if node.attr == "ndim":
                 return ir.Const(value.type.ndim, "int64")
@@ -284,6 +292,8 @@ class Lowering:
         if isinstance(func, ast.Name) and func.id in ("abs", "min", "max", "float", "int",
                                                       "bool", "complex", "range", "len"):
             return self.builtin_call(node, func.id)
+        if isinstance(func, ast.Name) and hasattr(self.globals.get(func.id), "lower_for"):
+            return self.jit_call(node, self.globals[func.id])
         raise self.error(node, f"calling {ast.unparse(func)} is not supported")
 
     def math_call(self, node, name):
@@ -309,6 +319,22 @@ class Lowering:
             return ir.Call(name, [self.cast(args[0], t)], "bool")
         raise self.error(node, f"math.{name} with {len(args)} arguments is not supported")
 
+    def jit_call(self, node, callee):
+        """A call of another jit function: its specialization for these argument types
+        joins the module, rendered before this function."""
+        args = [self.expr(a) for a in node.args]
+        try:
+            function = callee.lower_for(tuple(a.type for a in args))
+        except RecursionError:
+            raise self.error(node, f"{callee.__name__}() calls itself: recursion is not "
+                                   "supported yet") from None
+        if function.returns_argument is not None:
+            raise self.error(node, f"{callee.__name__}() returns an array: calling it from "
+                                   "another jit function is not supported yet")
+        for f in function.callees + [function]:
+            self.callees.setdefault(f.name, f)
+        return ir.CallFunction(function.name, args, function.return_type)
+
     def builtin_call(self, node, name):
         args = [self.expr(a) for a in node.args]
         if name == "abs" and len(args) == 1 and T.is_scalar(args[0].type):
@@ -327,6 +353,9 @@ class Lowering:
                 op = "lt" if name == "min" else "gt"
                 result = ir.Select(ir.Compare(op, a, result), a, result, t)
             return result
+        if name == "complex" and len(args) == 2 and all(T.kind(a.type) in "bif" for a in args):
+            return ir.MakeComplex(self.cast(args[0], "float64"), self.cast(args[1], "float64"),
+                                  "complex128")
         if name in ("float", "int", "bool", "complex") and len(args) == 1:
             target = {"float": "float64", "int": "int64", "bool": "bool",
                       "complex": "complex128"}[name]
@@ -452,8 +481,14 @@ class Lowering:
             self.returns.append(T.NONE)
             return [ir.Return()]
         value = self.expr(node.value)
+        if isinstance(value, ir.Var) and isinstance(value.type, T.ArrayType) \
+                and value.name in self.function.params:
+            # An array argument handed back (Numba returns the caller's array).
+            self.returns.append(("argument", self.function.params.index(value.name)))
+            return [ir.Return()]
         if not T.is_scalar(value.type):
-            raise self.error(node, f"returning a {value.type} is not supported yet")
+            raise self.error(node, f"returning a {value.type} is not supported yet (only "
+                                   "scalars, and the array arguments themselves)")
         self.returns.append(value.type)
         return [ir.Return(value)]
 
@@ -487,8 +522,9 @@ class FunctionSource:
         self.params = [a.arg for a in args.args]
 
 
-def lower_function(function, arg_types):
-    """The typed IR of `function` called with arguments of `arg_types`."""
+def lower_function(function, arg_types, name=None):
+    """The typed IR of `function` called with arguments of `arg_types` (the IR function
+    named `name`, by default the Python function's name)."""
     source = function if isinstance(function, FunctionSource) else FunctionSource(function)
     if len(arg_types) != len(source.params):
         raise TypingError(f"[jit] {source.name}() takes {len(source.params)} arguments, "
@@ -512,6 +548,14 @@ def lower_function(function, arg_types):
     else:
         raise TypingError(f"[jit] {source.name}(): the types of its variables do not settle")
     returns = pass_.returns or [T.NONE]
+    returned_arguments = {r for r in returns if isinstance(r, tuple)}
+    returns_argument = None
+    if returned_arguments:
+        if len(returned_arguments) > 1 or len(returned_arguments) != len(set(returns)):
+            raise TypingError(f"[jit] {source.filename}: in {source.name}(): it returns an array "
+                              "argument on some paths and something else on others")
+        returns_argument = returned_arguments.pop()[1]
+        returns = [T.NONE]
     if T.NONE in returns and any(r != T.NONE for r in returns):
         raise TypingError(f"[jit] {source.filename}: in {source.name}(): it returns a value on "
                           "some paths and None on others")
@@ -530,8 +574,9 @@ def lower_function(function, arg_types):
             signature.append(("ts_arg_" + name, t))
             prologue.append(ir.Assign(name, ir.Cast(ir.Var("ts_arg_" + name, t), var_types[name])))
     local_types = {n: t for n, t in var_types.items() if dict(signature).get(n) != t}
-    return ir.Function(source.name, source.filename, signature, return_type, local_types,
-                       prologue + body)
+    return ir.Function(name or source.name, source.filename, signature, return_type,
+                       local_types, prologue + body, list(pass_.callees.values()),
+                       returns_argument)
 
 
 def _cast_returns(statement, t):

@@ -129,6 +129,39 @@ class Call:
 
 
 @dataclass
+class MakeComplex:
+    """complex(real, imag), both already of the complex type's part type."""
+    real: object
+    imag: object
+    type: object
+
+    def text(self):
+        return f"(complex {type_text(self.type)} {self.real.text()} {self.imag.text()})"
+
+
+@dataclass
+class Part:
+    """The real or imaginary part of a complex value."""
+    part: str  # "real" or "imag"
+    value: object
+    type: object
+
+    def text(self):
+        return f"(part {self.part} {type_text(self.type)} {self.value.text()})"
+
+
+@dataclass
+class CallFunction:
+    """A call of another compiled function of the module, by its name there."""
+    name: str
+    args: list
+    type: object
+
+    def text(self):
+        return f"(call_function {self.name} {type_text(self.type)} " + " ".join(a.text() for a in self.args) + ")"
+
+
+@dataclass
 class Load:
     """array[indices]: one int64 index per dimension, negative ones already wrapped."""
     array: object
@@ -254,6 +287,15 @@ class Function:
     return_type: object
     locals: dict = field(default_factory=dict)  # name -> type, parameters excluded
     body: list = field(default_factory=list)
+    callees: list = field(default_factory=list)  # the Functions it calls, callees first
+    # The parameter every `return` gives back (an array argument returned as itself), or
+    # None: the function then returns nothing and the caller hands back that argument.
+    returns_argument: int = None
+
+    def module_text(self):
+        """This function and every function it calls, callees first: what the renderer
+        takes, the last function being the entry point's."""
+        return "(module\n" + "\n".join(f.text() for f in self.callees + [self]) + ")"
 
     def text(self):
         params = " ".join(f"({n} {type_text(t)})" for n, t in self.params)
