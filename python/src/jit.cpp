@@ -1,10 +1,19 @@
 // Python functions compiled by tessera.jit: the IR text from the Python front end
 // (python/tessera/jit/) rendered as host C++ (jit/render_python.h), compiled, loaded, and
 // called with its arguments packed as 8-byte words.
+//
+// The call path is here, in C++, because it runs on every call (Numba's dispatcher is C
+// too): the arguments' type key, the lookup of the compiled specialization, the packing of
+// the words and the conversion of the result cost well under a microsecond. Compiling a new
+// specialization is the Python front end's work; it registers the entry under the key.
 
 #include <nanobind/stl/string.h>
 
+#include <bit>
+#include <complex>
 #include <cstring>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "jit/host_compiler.h"
@@ -12,20 +21,266 @@
 #include "jit/render_python.h"
 #include "ndarray.h"
 #include "tessera/errors.h"
+#include "tessera/scalar.h"
 
 namespace tessera::py {
+namespace {
+
+// NumPy's contiguity flags from a shape and byte strides (its _UpdateContiguousFlags: axes
+// of length 1 do not count, an empty array is both).
+void contiguity(int ndim, const int64_t* shape, const int64_t* strides, int64_t itemsize,
+                bool* c, bool* f) {
+  *c = *f = true;
+  int64_t expected = itemsize;
+  for (int d = ndim - 1; d >= 0; --d) {
+    if (shape[d] == 0) return;
+    if (shape[d] != 1) {
+      if (strides[d] != expected) *c = false;
+      expected *= shape[d];
+    }
+  }
+  expected = itemsize;
+  for (int d = 0; d < ndim; ++d) {
+    if (shape[d] != 1) {
+      if (strides[d] != expected) *f = false;
+      expected *= shape[d];
+    }
+  }
+}
+
+char layout_code(bool c, bool f) { return c ? 'C' : f ? 'F' : 'A'; }
+
+struct Entry {
+  uintptr_t address = 0;
+  DType result{};
+  bool returns_nothing = false;
+  int returns_argument = -1;
+};
+
+// What tessera.jit.Dispatcher keeps in C++: its specializations by the arguments' type key.
+class HostDispatcher {
+ public:
+  // Python scalar types (NumPy's) and their dtypes, registered once from Python.
+  static std::unordered_map<PyTypeObject*, DType>& scalar_types() {
+    static auto* types = new std::unordered_map<PyTypeObject*, DType>();
+    return *types;
+  }
+
+  // The key of `args`' types, appending their words to `words` when given; false when an
+  // argument is of no type a specialization takes (the Python front end then says why).
+  static bool key_of(nb::handle args_tuple, std::string& key, std::vector<uint64_t>* words) {
+    PyObject* args = args_tuple.ptr();
+    const Py_ssize_t n = PyTuple_GET_SIZE(args);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* a = PyTuple_GET_ITEM(args, i);
+      if (!scalar_key(a, key, words) && !array_key(a, key, words)) return false;
+      key += ';';
+    }
+    return true;
+  }
+
+  void add(const std::string& key, uintptr_t address, const std::string& result,
+           int returns_argument) {
+    Entry e;
+    e.address = address;
+    e.returns_nothing = result == "none";
+    if (!e.returns_nothing) e.result = dtype_named(result);
+    e.returns_argument = returns_argument;
+    entries_[key] = e;
+  }
+
+  // The call, or None (the object `miss`) when no specialization has the arguments' key.
+  nb::object call(nb::tuple args, nb::handle miss) {
+    key_.clear();
+    words_.clear();
+    if (!key_of(args, key_, &words_)) return nb::borrow(miss);
+    const auto it = entries_.find(key_);
+    if (it == entries_.end()) return nb::borrow(miss);
+    const Entry& e = it->second;
+    using Function = int (*)(const void*, void*);
+    alignas(16) unsigned char result[16] = {};
+    words_.push_back(0);  // never empty
+    const int code = without_gil([&] {
+      return reinterpret_cast<Function>(e.address)(words_.data(), result);
+    });
+    if (code != 0) {
+      // pyjit::Raise::ZeroDivision, the one exception generated code raises so far.
+      PyErr_SetString(PyExc_ZeroDivisionError, "division by zero");
+      throw nb::python_error();
+    }
+    if (e.returns_argument >= 0) return nb::borrow(args[static_cast<size_t>(e.returns_argument)]);
+    if (e.returns_nothing) return nb::none();
+    return to_python(e.result, result);
+  }
+
+ private:
+  static DType dtype_named(const std::string& name) {
+    for (int d = 0; d < kNumDTypes; ++d) {
+      if (dtype_name(static_cast<DType>(d)) == name) return static_cast<DType>(d);
+    }
+    throw std::invalid_argument("[jit] no dtype " + name);
+  }
+
+  static bool scalar_key(PyObject* a, std::string& key, std::vector<uint64_t>* words) {
+    if (PyBool_Check(a)) {
+      key += "?";
+      if (words) words->push_back(a == Py_True ? 1 : 0);
+      return true;
+    }
+    if (PyLong_CheckExact(a)) {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(a, &overflow);
+      if (!overflow) {
+        key += "q";
+        if (words) words->push_back(static_cast<uint64_t>(v));
+        return true;
+      }
+      const unsigned long long u = PyLong_AsUnsignedLongLong(a);
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return false;
+      }
+      key += "Q";
+      if (words) words->push_back(u);
+      return true;
+    }
+    if (PyFloat_CheckExact(a)) {
+      key += "d";
+      if (words) words->push_back(std::bit_cast<uint64_t>(PyFloat_AS_DOUBLE(a)));
+      return true;
+    }
+    if (PyComplex_CheckExact(a)) {
+      key += "D";
+      if (words) {
+        words->push_back(std::bit_cast<uint64_t>(PyComplex_RealAsDouble(a)));
+        words->push_back(std::bit_cast<uint64_t>(PyComplex_ImagAsDouble(a)));
+      }
+      return true;
+    }
+    const auto it = scalar_types().find(Py_TYPE(a));
+    if (it == scalar_types().end()) return false;
+    // A NumPy scalar: its value through the buffer protocol (0-d, its own dtype).
+    Py_buffer view;
+    if (PyObject_GetBuffer(a, &view, PyBUF_SIMPLE) != 0) {
+      PyErr_Clear();
+      return false;
+    }
+    key += "s" + std::to_string(static_cast<int>(it->second));
+    if (words) push_scalar(it->second, view.buf, *words);
+    PyBuffer_Release(&view);
+    return true;
+  }
+
+  // A scalar of `dtype` at `p` as the entry point reads it: integers and bools as int64
+  // (uint64 as its bits), floats as double, complex as two doubles.
+  static void push_scalar(DType dtype, const void* p, std::vector<uint64_t>& words) {
+    const auto push_double = [&](double v) { words.push_back(std::bit_cast<uint64_t>(v)); };
+    switch (dtype) {
+      case DType::Bool: words.push_back(*static_cast<const bool*>(p)); break;
+      case DType::Int8: words.push_back(static_cast<uint64_t>(*static_cast<const int8_t*>(p))); break;
+      case DType::Int16: words.push_back(static_cast<uint64_t>(*static_cast<const int16_t*>(p))); break;
+      case DType::Int32: words.push_back(static_cast<uint64_t>(*static_cast<const int32_t*>(p))); break;
+      case DType::Int64: words.push_back(static_cast<uint64_t>(*static_cast<const int64_t*>(p))); break;
+      case DType::UInt8: words.push_back(*static_cast<const uint8_t*>(p)); break;
+      case DType::UInt16: words.push_back(*static_cast<const uint16_t*>(p)); break;
+      case DType::UInt32: words.push_back(*static_cast<const uint32_t*>(p)); break;
+      case DType::UInt64: words.push_back(*static_cast<const uint64_t*>(p)); break;
+      case DType::Float32: push_double(*static_cast<const float*>(p)); break;
+      case DType::Float64: push_double(*static_cast<const double*>(p)); break;
+      case DType::Complex64: {
+        const auto z = *static_cast<const std::complex<float>*>(p);
+        push_double(z.real());
+        push_double(z.imag());
+        break;
+      }
+      case DType::Complex128: {
+        const auto z = *static_cast<const std::complex<double>*>(p);
+        push_double(z.real());
+        push_double(z.imag());
+        break;
+      }
+      default: push_double(Scalar(dtype, p).to_double()); break;  // float16
+    }
+  }
+
+  static bool array_key(PyObject* a, std::string& key, std::vector<uint64_t>* words) {
+    if (const NdArray* t = as_ndarray(nb::handle(a))) {
+      const Array& x = t->array;
+      if (!x.device().is_cpu()) return false;
+      bool c = x.is_c_contiguous(), f = x.is_f_contiguous();
+      key += "T" + std::to_string(static_cast<int>(x.dtype())) + "," + std::to_string(x.ndim()) +
+             layout_code(c, f) + (x.writeable() ? "w" : "r");
+      if (words) {
+        x.buffer()->mark_exported();  // the compiled code may write it
+        words->push_back(reinterpret_cast<uint64_t>(x.data()));
+        for (int d = 0; d < x.ndim(); ++d) words->push_back(static_cast<uint64_t>(x.shape()[d]));
+        for (int d = 0; d < x.ndim(); ++d) words->push_back(static_cast<uint64_t>(x.strides()[d]));
+      }
+      return true;
+    }
+    if (!PyObject_CheckBuffer(a)) return false;
+    Py_buffer view;
+    if (PyObject_GetBuffer(a, &view, PyBUF_RECORDS_RO) != 0) {
+      PyErr_Clear();
+      return false;
+    }
+    bool c, f;
+    std::vector<int64_t> shape(view.shape, view.shape + view.ndim);
+    std::vector<int64_t> strides(view.strides, view.strides + view.ndim);
+    contiguity(view.ndim, shape.data(), strides.data(), view.itemsize, &c, &f);
+    key += std::string("B") + (view.format ? view.format : "B") + "," +
+           std::to_string(view.itemsize) + "," + std::to_string(view.ndim) + layout_code(c, f) +
+           (view.readonly ? "r" : "w");
+    if (words) {
+      words->push_back(reinterpret_cast<uint64_t>(view.buf));
+      for (const int64_t s : shape) words->push_back(static_cast<uint64_t>(s));
+      for (const int64_t s : strides) words->push_back(static_cast<uint64_t>(s));
+    }
+    PyBuffer_Release(&view);  // the caller's tuple keeps the object, so its memory, alive
+    return true;
+  }
+
+  static nb::object to_python(DType dtype, const unsigned char* p) {
+    switch (dtype) {
+      case DType::Bool: return nb::bool_(*reinterpret_cast<const bool*>(p));
+      case DType::Int8: return nb::int_(*reinterpret_cast<const int8_t*>(p));
+      case DType::Int16: return nb::int_(*reinterpret_cast<const int16_t*>(p));
+      case DType::Int32: return nb::int_(*reinterpret_cast<const int32_t*>(p));
+      case DType::Int64: return nb::int_(*reinterpret_cast<const int64_t*>(p));
+      case DType::UInt8: return nb::int_(*reinterpret_cast<const uint8_t*>(p));
+      case DType::UInt16: return nb::int_(*reinterpret_cast<const uint16_t*>(p));
+      case DType::UInt32: return nb::int_(*reinterpret_cast<const uint32_t*>(p));
+      case DType::UInt64: return nb::int_(*reinterpret_cast<const uint64_t*>(p));
+      case DType::Float32: return nb::float_(*reinterpret_cast<const float*>(p));
+      case DType::Float64: return nb::float_(*reinterpret_cast<const double*>(p));
+      case DType::Complex64: {
+        const auto z = *reinterpret_cast<const std::complex<float>*>(p);
+        return nb::steal(PyComplex_FromDoubles(z.real(), z.imag()));
+      }
+      case DType::Complex128: {
+        const auto z = *reinterpret_cast<const std::complex<double>*>(p);
+        return nb::steal(PyComplex_FromDoubles(z.real(), z.imag()));
+      }
+      default: return nb::float_(Scalar(dtype, p).to_double());
+    }
+  }
+
+  std::unordered_map<std::string, Entry> entries_;
+  std::string key_;
+  std::vector<uint64_t> words_;
+};
+
+}  // namespace
 
 void bind_jit(nb::module_& m) {
-  // The host C++ of a function's IR (for tests and for the curious: tessera.jit's
-  // inspect_cpp()).
+  // The host C++ of a module's IR (for tests and for the curious: inspect_cpp()).
   m.def("_jit_render_host", [](const std::string& ir) { return jit::render_python_host(ir); });
   // The entry point's address.
   m.def("_jit_compile_host", [](const std::string& ir) {
     const std::string source = jit::render_python_host(ir);
     return without_gil([&] {
       try {
-        return reinterpret_cast<uintptr_t>(
-            jit::host_function(source, jit::kPythonEntryName));
+        return reinterpret_cast<uintptr_t>(jit::host_function(source, jit::kPythonEntryName));
       } catch (const jit::CompileError& e) {
         throw std::runtime_error(
             std::string("[jit] the C++ generated from a Python function did not compile, a bug "
@@ -33,17 +288,23 @@ void bind_jit(nb::module_& m) {
       }
     });
   });
-  // Calls an entry point with `words` (the packed arguments): (the Python exception code,
-  // the result's 16 bytes).
-  m.def("_jit_call_host", [](uintptr_t entry, nb::bytes words) {
-    using Entry = int (*)(const void*, void*);
-    alignas(16) unsigned char result[16] = {};
-    std::vector<uint64_t> args(words.size() / 8 + 1);  // aligned, whatever the bytes' are
-    std::memcpy(args.data(), words.c_str(), words.size());
-    const int code =
-        without_gil([&] { return reinterpret_cast<Entry>(entry)(args.data(), result); });
-    return nb::make_tuple(code, nb::bytes(reinterpret_cast<const char*>(result), sizeof result));
+  m.def("_jit_register_scalar_type", [](nb::handle type, const std::string& dtype) {
+    for (int d = 0; d < kNumDTypes; ++d) {
+      if (dtype_name(static_cast<DType>(d)) == dtype) {
+        HostDispatcher::scalar_types()[reinterpret_cast<PyTypeObject*>(type.ptr())] =
+            static_cast<DType>(d);
+      }
+    }
   });
+  nb::class_<HostDispatcher>(m, "_JitHostDispatcher")
+      .def(nb::init<>())
+      .def("key", [](const HostDispatcher&, nb::args args) -> nb::object {
+        std::string key;
+        if (!HostDispatcher::key_of(args, key, nullptr)) return nb::none();
+        return nb::str(key.c_str());
+      })
+      .def("add", &HostDispatcher::add)
+      .def("call", &HostDispatcher::call);
 }
 
 }  // namespace tessera::py

@@ -9,6 +9,7 @@ import types
 import numpy as np
 import pytest
 
+import tessera as tp
 from tessera import jit
 from tessera.jit import TypingError
 from tessera.jit.frontend import FunctionSource, lower_function
@@ -359,4 +360,32 @@ def parts(z):
 @pytest.mark.parametrize("z", [np.complex64(1.5 - 2j), 3 + 4j, 2.5, 7])
 def test_complex_parts_match_numba(z):
     got, want = jit(parts)(z), numba.njit(parts)(z)
+    assert type(got) is type(want) and got == want
+
+
+def first(a):
+    return a[0]
+
+
+def test_dispatch_by_type_key_keeps_specializations_apart():
+    f = jit(first)
+    c = np.arange(6.0).reshape(2, 3)
+    assert f(c[0]) == 0.0 and f(c[:, 1]) == 1.0 and f(c.T[2]) == 2.0
+    assert f(np.array([7], np.int32)) == 7 and type(f(np.array([7], np.int32))) is int
+    assert f(np.array([1 + 2j], np.complex64)) == 1 + 2j
+    assert f(np.array([True])) is True
+    assert f(tp.asarray([4.5, 1.0])) == 4.5
+    assert len(f.signatures) == 5  # C and A float64, int32, complex64, bool
+    with pytest.raises(TypingError):
+        f(np.array([1.0]).astype(">f8"))
+
+
+def scale(x, k):
+    return x * k
+
+
+@pytest.mark.parametrize("args", [(np.float32(1.5), 2), (np.int8(-3), np.uint16(7)), (2 ** 63, 1),
+                                  (True, 2.5), (np.complex64(1 - 1j), 2)])
+def test_scalar_arguments_match_numba(args):
+    got, want = jit(scale)(*args), numba.njit(scale)(*args)
     assert type(got) is type(want) and got == want

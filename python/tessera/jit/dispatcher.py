@@ -8,7 +8,6 @@ the host compiler (cached on disk by its source, so a later process loads it), a
 arguments go to it packed as 8-byte words.
 """
 
-import struct
 import zlib
 
 import numpy as np
@@ -17,34 +16,12 @@ from .. import _core
 from . import types as T
 from .frontend import FunctionSource, TypingError, lower_function
 
-# Python exceptions by the code a generated function returns (jit/python_runtime.h).
-_RAISED = {1: (ZeroDivisionError, "division by zero")}
+# What the C++ call path returns when no specialization has the arguments' types.
+_MISS = object()
 
-
-def _pack(args, arg_types):
-    words = []
-    fmt = []
-    for value, t in zip(args, arg_types):
-        if isinstance(t, T.ArrayType):
-            interface = value.__array_interface__
-            words.append(interface["data"][0])
-            words.extend(value.shape)
-            words.extend(value.strides)
-            fmt.append("Q" + "q" * (2 * t.ndim))
-        elif T.is_complex(t):
-            z = complex(value)
-            words.extend((z.real, z.imag))
-            fmt.append("dd")
-        elif T.is_float(t):
-            words.append(float(value))
-            fmt.append("d")
-        elif t == "uint64":
-            words.append(int(value))
-            fmt.append("Q")
-        else:
-            words.append(int(value))
-            fmt.append("q")
-    return struct.pack("=" + "".join(fmt), *words)
+# NumPy's scalar types, which the C++ call path types by their Python type.
+for _dtype in T.SCALARS:
+    _core._jit_register_scalar_type(np.dtype(_dtype).type, _dtype)
 
 
 class Specialization:
@@ -72,6 +49,7 @@ class Dispatcher:
         self._specializations = {}
         self._lowered = {}  # argument types -> ir.Function, as a callee of other functions
         self._lowering = set()
+        self._fast = _core._JitHostDispatcher()  # the call path: types -> entry, in C++
         self.__name__ = getattr(py_func, "__name__", "jit_function")
         self.__doc__ = getattr(py_func, "__doc__", None)
         self.__wrapped__ = py_func
@@ -124,16 +102,18 @@ class Dispatcher:
         return spec, types
 
     def __call__(self, *args):
-        spec, types = self.specialization(*args)
-        code, result = _core._jit_call_host(spec.entry, _pack(args, types))
-        if code:
-            error, message = _RAISED[code]
-            raise error(message)
-        if spec.returns_argument is not None:
-            return args[spec.returns_argument]
-        if spec.return_type == T.NONE:
-            return None
-        return np.frombuffer(result, dtype=spec.return_type, count=1)[0].item()
+        result = self._fast.call(args, _MISS)
+        if result is not _MISS:
+            return result
+        # A first call with these types: type and compile (or raise TypingError), then
+        # register the entry under the C++ path's key of the arguments.
+        spec, _ = self.specialization(*args)
+        key = self._fast.key(*args)
+        if key is None:
+            raise TypingError(f"[jit] {self.__name__}(): the arguments' types are not supported")
+        self._fast.add(key, spec.entry, str(spec.return_type),
+                       -1 if spec.returns_argument is None else spec.returns_argument)
+        return self._fast.call(args, _MISS)
 
     def inspect_cpp(self, *args):
         """The C++ generated for the types of `args`."""

@@ -197,6 +197,8 @@ def typeof(value):
     dtype = getattr(value, "dtype", None)
     shape = getattr(value, "shape", None)
     if dtype is not None and shape is not None:
+        if not np.dtype(dtype).isnative or np.dtype(dtype).name not in SCALARS:
+            return None  # another byte order, strings, records: no specialization takes them
         flags = getattr(value, "flags", None)
         if flags is not None and flags["C_CONTIGUOUS"]:
             layout = "C"
