@@ -17,6 +17,8 @@ import inspect
 import math
 import textwrap
 
+import numpy as np
+
 from . import ir
 from . import types as T
 
@@ -289,6 +291,10 @@ class Lowering:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and self.globals.get(func.value.id) is math:
             return self.math_call(node, func.attr)
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and self.globals.get(func.value.id) is np \
+                and isinstance(getattr(np, func.attr, None), np.ufunc):
+            return self.ufunc_call(node, getattr(np, func.attr))
         if isinstance(func, ast.Name) and func.id in ("abs", "min", "max", "float", "int",
                                                       "bool", "complex", "range", "len"):
             return self.builtin_call(node, func.id)
@@ -318,6 +324,23 @@ class Lowering:
             t = T.float_result(args[0].type)
             return ir.Call(name, [self.cast(args[0], t)], "bool")
         raise self.error(node, f"math.{name} with {len(args)} arguments is not supported")
+
+    def ufunc_call(self, node, ufunc):
+        """np.<ufunc>(scalars): the ufunc's loop for the arguments' types, as NumPy (and
+        Numba) resolve it, computed by tessera's functor for that ufunc."""
+        args = [self.expr(a) for a in node.args]
+        if len(args) != ufunc.nin or ufunc.nout != 1:
+            raise self.error(node, f"np.{ufunc.__name__} with {len(args)} arguments is not "
+                                   "supported (ufuncs of one output, every input given)")
+        if not all(T.is_scalar(a.type) for a in args):
+            raise self.error(node, f"np.{ufunc.__name__} of arrays inside a jit function is "
+                                   "not supported yet (call it on elements)")
+        loop = T.ufunc_loop(ufunc, [a.type for a in args])
+        if loop is None:
+            raise self.error(node, f"np.{ufunc.__name__} has no loop for "
+                                   f"{', '.join(a.type for a in args)}")
+        ins, out = loop
+        return ir.Call(ufunc.__name__, [self.cast(a, t) for a, t in zip(args, ins)], out)
 
     def jit_call(self, node, callee):
         """A call of another jit function: its specialization for these argument types

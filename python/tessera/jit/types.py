@@ -209,3 +209,21 @@ def typeof(value):
         readonly = flags is not None and not flags["WRITEABLE"]
         return ArrayType(np.dtype(dtype).name, len(shape), layout, readonly)
     return None
+
+
+# NumPy's type characters of the dtypes a ufunc loop of a compiled function may use.
+_LOOP_CHARS = {np.dtype(t).char: t for t in SCALARS if t != "float16"}
+
+
+def ufunc_loop(ufunc, arg_types):
+    """(input types, output type) of NumPy ufunc `ufunc` on scalars of `arg_types`, as
+    Numba resolves it: NumPy's rule, the first loop each argument casts to safely, skipping
+    half-precision loops (Numba has none); None when no loop takes them."""
+    for signature in ufunc.types:
+        ins, outs = signature.split("->")
+        if any(c not in _LOOP_CHARS for c in ins + outs):
+            continue
+        loop_ins = [_LOOP_CHARS[c] for c in ins]
+        if all(np.can_cast(a, b, "safe") for a, b in zip(arg_types, loop_ins)):
+            return loop_ins, _LOOP_CHARS[outs]
+    return None
