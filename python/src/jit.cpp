@@ -10,6 +10,7 @@
 #include <nanobind/stl/string.h>
 
 #include <bit>
+#include <algorithm>
 #include <complex>
 #include <cstring>
 #include <string>
@@ -52,10 +53,14 @@ char layout_code(bool c, bool f) { return c ? 'C' : f ? 'F' : 'A'; }
 
 struct Entry {
   uintptr_t address = 0;
-  DType result{};
+  std::vector<DType> result;  // one dtype, or a tuple's (each item in a 16-byte slot)
+  bool returns_tuple = false;
   bool returns_nothing = false;
   int returns_argument = -1;
 };
+
+// The most items a returned tuple may have (the result buffer's 16-byte slots).
+constexpr size_t kMostResultItems = 64;
 
 // What tessera.jit.Dispatcher keeps in C++: its specializations by the arguments' type key.
 class HostDispatcher {
@@ -84,7 +89,21 @@ class HostDispatcher {
     Entry e;
     e.address = address;
     e.returns_nothing = result == "none";
-    if (!e.returns_nothing) e.result = dtype_named(result);
+    e.returns_tuple = result.rfind("tuple:", 0) == 0;
+    if (e.returns_tuple) {
+      size_t at = 6;
+      while (at < result.size()) {
+        const size_t end = std::min(result.find(',', at), result.size());
+        e.result.push_back(dtype_named(result.substr(at, end - at)));
+        at = end + 1;
+      }
+      if (e.result.size() > kMostResultItems) {
+        throw std::invalid_argument("[jit] a function returns a tuple of more than " +
+                                    std::to_string(kMostResultItems) + " items");
+      }
+    } else if (!e.returns_nothing) {
+      e.result.push_back(dtype_named(result));
+    }
     e.returns_argument = returns_argument;
     entries_[key] = e;
   }
@@ -98,7 +117,7 @@ class HostDispatcher {
     if (it == entries_.end()) return nb::borrow(miss);
     const Entry& e = it->second;
     using Function = int (*)(const void*, void*);
-    alignas(16) unsigned char result[16] = {};
+    alignas(16) unsigned char result[16 * kMostResultItems];
     words_.push_back(0);  // never empty
     const int code = without_gil([&] {
       return reinterpret_cast<Function>(e.address)(words_.data(), result);
@@ -110,7 +129,10 @@ class HostDispatcher {
     }
     if (e.returns_argument >= 0) return nb::borrow(args[static_cast<size_t>(e.returns_argument)]);
     if (e.returns_nothing) return nb::none();
-    return to_python(e.result, result);
+    if (!e.returns_tuple) return to_python(e.result[0], result);
+    nb::list items;
+    for (size_t i = 0; i < e.result.size(); ++i) items.append(to_python(e.result[i], result + 16 * i));
+    return nb::tuple(items);
   }
 
  private:

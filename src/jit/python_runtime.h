@@ -36,6 +36,36 @@ struct Array {
   }
 };
 
+// A tuple: its first item, then the tuple of the others (C++'s std::tuple is not in
+// every standard library the generated code compiles with).
+template <class... T>
+struct Tuple {};
+template <class H, class... R>
+struct Tuple<H, R...> {
+  H head;
+  Tuple<R...> rest;
+};
+
+template <int I, class H, class... R>
+TS_HD auto get(const Tuple<H, R...>& t) {
+  if constexpr (I == 0) {
+    return t.head;
+  } else {
+    return get<I - 1>(t.rest);
+  }
+}
+
+// Item i of a tuple whose items share one type, i counting from the end when negative.
+template <class H, class... R>
+TS_HD H get_at(const Tuple<H, R...>& t, long long i) {
+  if (i < 0) i += 1 + static_cast<long long>(sizeof...(R));
+  if constexpr (sizeof...(R) == 0) {
+    return t.head;
+  } else {
+    return i == 0 ? t.head : get_at(t.rest, i - 1);
+  }
+}
+
 // The number of iterations of Python's range(start, stop, step) (step nonzero), counted
 // without overflow whatever the bounds. It is signed, so that a loop counting up to it
 // tells the compiler its index is never negative (no wrap-around of negative indices, and

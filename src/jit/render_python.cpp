@@ -29,6 +29,11 @@ std::string cpp_type(const SExpr& t) {
     if (t.text == "none") return "void";
     return std::string(element_type(scalar_dtype(t.text)));
   }
+  if (t.head() == "tuple") {
+    std::string s = "tessera::pyjit::Tuple<";
+    for (size_t i = 1; i < t.size(); ++i) s += (i > 1 ? ", " : "") + cpp_type(t.at(i));
+    return s + ">";
+  }
   if (t.head() == "array") {
     const std::string& layout = t.at(3).text;
     return "tessera::pyjit::Array<" + cpp_type(t.at(1)) + ", " + t.at(2).text + ", tessera::pyjit::" +
@@ -62,6 +67,21 @@ class BodyRenderer {
       for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
       return s + ")";
     }
+    if (h == "tuple_make") {
+      std::string s = "tessera::pyjit::Tuple<";
+      const SExpr& t = e.at(1);
+      for (size_t i = 1; i < t.size(); ++i) s += (i > 1 ? ", " : "") + cpp_type(t.at(i));
+      s += ">{";
+      // Nested braces: {head, {next, {...}}}.
+      std::string close;
+      for (size_t i = 2; i < e.size(); ++i) {
+        s += expr(e.at(i)) + ", {";
+        close += "}";
+      }
+      return s + close + "}";
+    }
+    if (h == "tuple_get") return "tessera::pyjit::get<" + e.at(3).text + ">(" + expr(e.at(2)) + ")";
+    if (h == "tuple_at") return "tessera::pyjit::get_at(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ")";
     if (h == "complex") return cpp_type(e.at(1)) + "(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ")";
     if (h == "part") return "(" + expr(e.at(3)) + ")." + e.at(1).text + "()";
     if (h == "load") return load(e);
@@ -254,7 +274,14 @@ std::string render_entry(const SExpr& f) {
   }
   const std::string call = "ts_python_" + f.at(1).text + "(" + args + ")";
   s += "  try {\n";
-  if (R == "void") {
+  const SExpr& result_type = f.at(4);
+  if (result_type.head() == "tuple") {  // each item in its own 16-byte slot
+    s += "    const auto r = " + call + ";\n";
+    for (size_t i = 1; i < result_type.size(); ++i) {
+      s += "    *reinterpret_cast<" + cpp_type(result_type.at(i)) + "*>(static_cast<char*>(result) + " +
+           std::to_string(16 * (i - 1)) + ") = tessera::pyjit::get<" + std::to_string(i - 1) + ">(r);\n";
+    }
+  } else if (R == "void") {
     s += "    " + call + ";\n    (void)result;\n";
   } else {
     s += "    *static_cast<" + R + "*>(result) = " + call + ";\n";

@@ -423,3 +423,33 @@ def test_numpy_ufuncs_on_scalars_match_numba(args):
     got, want = jit(ufunc_mix)(*args), numba.njit(ufunc_mix)(*args)
     assert type(got) is type(want) and got == pytest.approx(want, rel=1e-6 if
                                                              isinstance(args[0], np.float32) else 1e-15)
+
+
+def tuples(a, i, j):
+    n, m = a.shape
+    a[i, j], a[j, i] = a[j, i], a[i, j]
+    pair = (n * 1.5, m)
+    first, second = pair
+    shape = a.shape
+    return first + second + len(shape) + shape[-1] + shape[i], n, m * 2.0
+
+
+def test_tuples_match_numba():
+    a = np.arange(12.0).reshape(3, 4)
+    b = a.copy()
+    got, want = jit(tuples)(a, 0, 2), numba.njit(tuples)(b, 0, 2)
+    assert got == want and [type(v) for v in got] == [type(v) for v in want]
+    np.testing.assert_array_equal(a, b)
+
+
+def swap_sort(a):
+    for i in range(a.shape[0]):
+        for j in range(a.shape[0] - 1 - i):
+            if a[j] > a[j + 1]:
+                a[j], a[j + 1] = a[j + 1], a[j]
+    return a
+
+
+def test_bubble_sort_by_tuple_swaps():
+    x = np.random.default_rng(2).standard_normal(50)
+    np.testing.assert_array_equal(jit(swap_sort)(x.copy()), np.sort(x))

@@ -111,7 +111,10 @@ class Dispatcher:
         key = self._fast.key(*args)
         if key is None:
             raise TypingError(f"[jit] {self.__name__}(): the arguments' types are not supported")
-        self._fast.add(key, spec.entry, str(spec.return_type),
+        result = spec.return_type
+        if isinstance(result, T.TupleType):
+            result = "tuple:" + ",".join(result.items)
+        self._fast.add(key, spec.entry, str(result),
                        -1 if spec.returns_argument is None else spec.returns_argument)
         return self._fast.call(args, _MISS)
 

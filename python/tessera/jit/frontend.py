@@ -78,6 +78,7 @@ class Lowering:
         self.assigned = {}  # name -> unified type of what this pass assigned to it
         self.returns = []  # types of the values returned (or ("argument", k))
         self.callees = {}  # name -> ir.Function of the jit functions it calls
+        self.temporaries = 0  # tuples being unpacked, named in order (the same every pass)
         self.line = function.line
         self.loop_depth = 0
 
@@ -108,7 +109,12 @@ class Lowering:
     # --- expressions ----------------------------------------------------------------------
 
     def cast(self, value, t):
-        return value if value.type == t else ir.Cast(value, t)
+        if value.type == t:
+            return value
+        if isinstance(t, T.TupleType):  # item by item
+            return ir.MakeTuple([self.cast(ir.TupleGet(value, k, value.type.items[k]), item)
+                                 for k, item in enumerate(t.items)], t)
+        return ir.Cast(value, t)
 
     def truth(self, value):
         if value.type == "bool":
@@ -237,9 +243,29 @@ class Lowering:
                     size = ir.Binary("multiply", size, ir.Shape(value, axis), "int64")
                 return size
             if node.attr == "shape":
-                raise self.error(node, "use .shape[i] with a constant i (the shape tuple as a "
-                                       "value is not supported yet)")
+                items = [ir.Shape(value, k) for k in range(value.type.ndim)]
+                return ir.MakeTuple(items, T.TupleType(tuple("int64" for _ in items)))
         raise self.error(node, f"attribute .{node.attr} of a {value.type} is not supported")
+
+    def expr_Tuple(self, node):
+        items = [self.expr(e) for e in node.elts]
+        return ir.MakeTuple(items, T.TupleType(tuple(i.type for i in items)))
+
+    def tuple_item(self, node, value, index_node):
+        """value[index] of a tuple: a constant index (negative ones from the end), or an
+        integer expression when every item has one type."""
+        items = value.type.items
+        k = self.constant_int(index_node)
+        if k is not None:
+            if not -len(items) <= k < len(items):
+                raise self.error(node, f"tuple index {k} out of range for {len(items)} items")
+            return ir.TupleGet(value, k % len(items), items[k % len(items)])
+        if len(set(items)) != 1:
+            raise self.error(node, "indexing a tuple of mixed types takes a constant index")
+        index = self.expr(index_node)
+        if T.kind(index.type) not in "bi" or index.type == "bool":
+            raise self.error(node, f"a tuple index must be an integer, not {index.type}")
+        return ir.TupleGet(value, self.cast(index, "int64"), items[0])
 
     def expr_Subscript(self, node):
         # a.shape[k]
@@ -255,6 +281,10 @@ class Lowering:
                                        "dimensions")
             return ir.Shape(array, axis % array.type.ndim)
         array = self.expr(node.value)
+        if isinstance(array.type, T.TupleType):
+            if isinstance(node.slice, ast.Slice):
+                raise self.error(node, "slicing a tuple is not supported yet")
+            return self.tuple_item(node, array, node.slice)
         if not isinstance(array.type, ir.ArrayType):
             raise self.error(node, f"indexing a {array.type}")
         return ir.Load(array, self.indices(node, array), array.type.dtype)
@@ -387,6 +417,8 @@ class Lowering:
             return self.cast(args[0], target)
         if name == "len" and len(args) == 1 and isinstance(args[0].type, ir.ArrayType):
             return ir.Shape(args[0], 0)
+        if name == "len" and len(args) == 1 and isinstance(args[0].type, T.TupleType):
+            return ir.Const(len(args[0].type.items), "int64")
         raise self.error(node, f"{name}() with these arguments is not supported")
 
     # --- statements -----------------------------------------------------------------------
@@ -426,8 +458,18 @@ class Lowering:
             if not T.is_scalar(value.type):
                 raise self.error(node, f"storing a {value.type} into an array element")
             return [ir.Store(array, self.indices(target, array), self.cast(value, array.type.dtype))]
-        if isinstance(target, ast.Tuple):
-            raise self.error(node, "tuple unpacking is not supported yet")
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if not isinstance(value.type, T.TupleType) or len(value.type.items) != len(target.elts):
+                raise self.error(node, f"unpacking a {value.type} into {len(target.elts)} names")
+            # Through a temporary, so that `a, b = b, a` reads both before writing either.
+            temp = f"ts_tuple{self.temporaries}"
+            self.temporaries += 1
+            self.assign_type(node, temp, value.type)
+            out = [ir.Assign(temp, value)]
+            held = ir.Var(temp, value.type)
+            for k, item in enumerate(target.elts):
+                out.extend(self.store_to(node, item, ir.TupleGet(held, k, value.type.items[k])))
+            return out
         raise self.error(node, f"assigning to {type(target).__name__}")
 
     def stmt_Assign(self, node):
@@ -509,9 +551,11 @@ class Lowering:
             # An array argument handed back (Numba returns the caller's array).
             self.returns.append(("argument", self.function.params.index(value.name)))
             return [ir.Return()]
-        if not T.is_scalar(value.type):
+        returnable = T.is_scalar(value.type) or (
+            isinstance(value.type, T.TupleType) and all(T.is_scalar(t) for t in value.type.items))
+        if not returnable:
             raise self.error(node, f"returning a {value.type} is not supported yet (only "
-                                   "scalars, and the array arguments themselves)")
+                                   "scalars, tuples of scalars, and array arguments themselves)")
         self.returns.append(value.type)
         return [ir.Return(value)]
 

@@ -162,6 +162,29 @@ class CallFunction:
 
 
 @dataclass
+class MakeTuple:
+    items: list
+    type: object
+
+    def text(self):
+        return f"(tuple_make {type_text(self.type)} " + " ".join(i.text() for i in self.items) + ")"
+
+
+@dataclass
+class TupleGet:
+    """Item `index` of a tuple: a constant position, or (a homogeneous tuple) an int64
+    expression."""
+    value: object
+    index: object  # an int, or an int64 expression
+    type: object
+
+    def text(self):
+        if isinstance(self.index, int):
+            return f"(tuple_get {type_text(self.type)} {self.value.text()} {self.index})"
+        return f"(tuple_at {type_text(self.type)} {self.value.text()} {self.index.text()})"
+
+
+@dataclass
 class Load:
     """array[indices]: one int64 index per dimension, negative ones already wrapped."""
     array: object
