@@ -34,6 +34,16 @@ struct Array {
     for (int d = 0; d < N; ++d) p += (at[d] < 0 ? at[d] + shape[d] : at[d]) * stride(d);
     return *reinterpret_cast<T*>(p);
   }
+
+  // The element at indices known not to be negative (no wrap-around).
+  template <class... I>
+  TS_HD T& direct(I... index) const {
+    static_assert(sizeof...(I) == N, "one index per dimension");
+    const long long at[] = {static_cast<long long>(index)...};
+    char* p = data;
+    for (int d = 0; d < N; ++d) p += at[d] * stride(d);
+    return *reinterpret_cast<T*>(p);
+  }
 };
 
 // A tuple: its first item, then the tuple of the others (C++'s std::tuple is not in

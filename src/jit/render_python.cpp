@@ -84,7 +84,8 @@ class BodyRenderer {
     if (h == "tuple_at") return "tessera::pyjit::get_at(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ")";
     if (h == "complex") return cpp_type(e.at(1)) + "(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ")";
     if (h == "part") return "(" + expr(e.at(3)) + ")." + e.at(1).text + "()";
-    if (h == "load") return load(e);
+    if (h == "load") return load(e, "");
+    if (h == "load_direct") return load(e, ".direct");
     if (h == "shape") {
       return "static_cast<" + std::string(element_type(DType::Int64)) + ">(" + expr(e.at(1)) +
              ".shape[" + e.at(2).text + "])";
@@ -166,8 +167,8 @@ class BodyRenderer {
     return s + "))";
   }
 
-  std::string load(const SExpr& e) {
-    std::string s = expr(e.at(1)) + "(";
+  std::string load(const SExpr& e, const std::string& method) {
+    std::string s = expr(e.at(1)) + method + "(";
     for (size_t i = 2; i < e.size(); ++i) s += (i > 2 ? ", " : "") + expr(e.at(i));
     return s + ")";
   }
@@ -177,8 +178,8 @@ class BodyRenderer {
     const std::string deeper = in + "  ";
     if (h == "line") return "#line " + st.at(1).text + " \"" + filename + "\"\n";
     if (h == "assign") return in + st.at(1).text + " = " + expr(st.at(2)) + ";\n";
-    if (h == "store") {
-      std::string target = expr(st.at(1)) + "(";
+    if (h == "store" || h == "store_direct") {
+      std::string target = expr(st.at(1)) + (h == "store" ? "(" : ".direct(");
       const SExpr& indices = st.at(2);
       for (size_t i = 0; i < indices.size(); ++i) target += (i ? ", " : "") + expr(indices.at(i));
       return in + target + ") = " + expr(st.at(3)) + ";\n";

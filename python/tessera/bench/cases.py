@@ -261,6 +261,70 @@ def _to_host(xp, x):
     return xp.asnumpy(x) if hasattr(xp, "asnumpy") else x.copy()
 
 
+# The `jit` group: loops written for Numba (_loops.py), compiled by tessera.jit; NumPy runs
+# the same computation as whole-array operations, and the Numba peer the same loops through
+# numba.njit (serial, as written).
+JIT_LOOPS = {}  # case name -> (loop, the output's shape from the inputs' or None)
+_JIT_COMPILED = {}  # case name -> the loop through tessera.jit
+
+
+def _jit_case(name, size, make_inputs, loop, out_shape, numpy_program, **kwargs):
+    JIT_LOOPS[name] = (loop, out_shape)
+
+    def run(xp, *inputs):
+        if xp is np:
+            return numpy_program(*inputs)
+        if name not in _JIT_COMPILED:  # once per process, as the Numba peer's
+            import tessera
+            _JIT_COMPILED[name] = tessera.jit(loop)
+        return run_loop(_JIT_COMPILED[name], xp, name, *inputs)
+
+    return Case(name, size, make_inputs, run, group="jit", **kwargs)
+
+
+def run_loop(compiled, xp, name, *inputs):
+    """Runs a jit group's loop compiled by `compiled`: into a zeroed output of the case's
+    shape, or for its return value."""
+    out_shape = JIT_LOOPS[name][1]
+    if out_shape is None:
+        return compiled(*inputs)
+    out = xp.zeros(out_shape(*inputs))
+    compiled(*inputs, out)
+    return out
+
+
+def _smooth_numpy(x):
+    out = np.zeros_like(x)
+    n, m = x.shape
+    out[1:-1, 1:-1] = sum(x[i:n - 2 + i, j:m - 2 + j] for i in range(3) for j in range(3)) / 9.0
+    return out
+
+
+def jit_cases(quick):
+    from . import _loops
+
+    n = 10**6 if quick else 10**7
+    side = 1000 if quick else 2000
+    k = 128 if quick else 256
+    points = 1024 if quick else 2048
+    return [
+        _jit_case("jit: sum loop", f"{n:.0e}", _vector(n), _loops.sum_loop, None,
+                  lambda x: x.sum(), rtol=1e-9),
+        _jit_case("jit: math.sin loop", f"{n:.0e}", _vector(n), _loops.sin_loop,
+                  lambda x: x.shape, np.sin, rtol=1e-15, bytes_moved=16 * n),
+        _jit_case("jit: 3x3 smoothing loops", f"{side}x{side}", _square(side), _loops.smooth_loop,
+                  lambda x: x.shape, _smooth_numpy, rtol=1e-12, atol=1e-14),
+        _jit_case("jit: naive matmul", f"{k}x{k}",
+                  lambda rng: (rng.standard_normal((k, k)), rng.standard_normal((k, k))),
+                  _loops.matmul_loop, lambda a, b: (a.shape[0], b.shape[1]),
+                  lambda a, b: a @ b, rtol=1e-10, atol=1e-10, flops=2.0 * k**3),
+        _jit_case("jit: distance matrix loops", f"{points}x3", _points(points),
+                  _loops.distance_loop, lambda x: (x.shape[0], x.shape[0]),
+                  lambda x: np.sqrt(((x[:, None, :] - x[None, :, :]) ** 2).sum(axis=-1)),
+                  rtol=1e-10, atol=1e-10),
+    ]
+
+
 def all_cases(quick):
     return (foundation_cases(quick) + elementwise_cases(quick) + reduction_cases(quick)
-            + classic_cases(quick) + course_cases(quick))
+            + classic_cases(quick) + course_cases(quick) + jit_cases(quick))

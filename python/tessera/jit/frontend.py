@@ -79,6 +79,9 @@ class Lowering:
         self.returns = []  # types of the values returned (or ("argument", k))
         self.callees = {}  # name -> ir.Function of the jit functions it calls
         self.temporaries = 0  # tuples being unpacked, named in order (the same every pass)
+        # Loop variables' known lower bounds inside their loops (only variables that nothing
+        # but for loops assigns), for indices known not to be negative.
+        self.lower_bounds = {}
         self.line = function.line
         self.loop_depth = 0
 
@@ -287,7 +290,8 @@ class Lowering:
             return self.tuple_item(node, array, node.slice)
         if not isinstance(array.type, ir.ArrayType):
             raise self.error(node, f"indexing a {array.type}")
-        return ir.Load(array, self.indices(node, array), array.type.dtype)
+        indices = self.indices(node, array)
+        return ir.Load(array, indices, array.type.dtype, self.direct(indices))
 
     def constant_int(self, node):
         if isinstance(node, ast.Constant) and isinstance(node.value, int):
@@ -295,6 +299,30 @@ class Lowering:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             inner = self.constant_int(node.operand)
             return None if inner is None else -inner
+        return None
+
+    def lower_bound(self, value):
+        """A lower bound of an integer expression's value, or None when none is known."""
+        if isinstance(value, ir.Const) and isinstance(value.value, int) \
+                and not isinstance(value.value, bool):
+            return value.value
+        if isinstance(value, ir.Var):
+            return self.lower_bounds.get(value.name)
+        if isinstance(value, ir.Shape):
+            return 0
+        if isinstance(value, ir.Cast) and T.kind(value.value.type) == "i":
+            return self.lower_bound(value.value)
+        if isinstance(value, ir.Binary) and value.op in ("add", "subtract", "multiply"):
+            a = self.lower_bound(value.a)
+            if value.op == "subtract":
+                b = value.b.value if isinstance(value.b, ir.Const) else None
+                return None if a is None or b is None else a - b
+            b = self.lower_bound(value.b)
+            if a is None or b is None:
+                return None
+            if value.op == "add":
+                return a + b
+            return 0 if a >= 0 and b >= 0 else None
         return None
 
     def indices(self, node, array):
@@ -313,6 +341,11 @@ class Lowering:
                 raise self.error(node, f"an index must be an integer, not {index.type}")
             out.append(self.cast(index, "int64"))
         return out
+
+    def direct(self, indices):
+        """Whether every index is known not to be negative."""
+        return all((self.lower_bound(i) or 0) >= 0 and self.lower_bound(i) is not None
+                   for i in indices)
 
     def expr_Call(self, node):
         if node.keywords:
@@ -457,7 +490,9 @@ class Lowering:
                 raise self.error(node, "assigning into a read-only array")
             if not T.is_scalar(value.type):
                 raise self.error(node, f"storing a {value.type} into an array element")
-            return [ir.Store(array, self.indices(target, array), self.cast(value, array.type.dtype))]
+            indices = self.indices(target, array)
+            return [ir.Store(array, indices, self.cast(value, array.type.dtype),
+                             self.direct(indices))]
         if isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value.type, T.TupleType) or len(value.type.items) != len(target.elts):
                 raise self.error(node, f"unpacking a {value.type} into {len(target.elts)} names")
@@ -525,9 +560,25 @@ class Lowering:
         if isinstance(step, ir.Const) and step.value == 0:
             raise self.error(node, "range() arg 3 must not be zero")
         self.assign_type(node, node.target.id, t)
+        var = node.target.id
+        saved = self.lower_bounds.get(var)
+        bound = None
+        if var in self.function.loop_only and isinstance(step, ir.Const):
+            if step.value > 0:
+                bound = self.lower_bound(start)
+            elif self.lower_bound(stop) is not None:
+                bound = self.lower_bound(stop) + 1
+        if bound is None:
+            self.lower_bounds.pop(var, None)
+        else:
+            self.lower_bounds[var] = bound
         self.loop_depth += 1
         body = self.block(node.body)
         self.loop_depth -= 1
+        if saved is None:
+            self.lower_bounds.pop(var, None)
+        else:
+            self.lower_bounds[var] = saved
         return [ir.ForRange(node.target.id, self.cast(start, t), self.cast(stop, t),
                             self.cast(step, t), body)]
 
@@ -587,6 +638,23 @@ class FunctionSource:
             raise TypingError(f"[jit] {self.filename}:{self.first_line} in {self.name}(): only "
                               "plain positional parameters are supported")
         self.params = [a.arg for a in args.args]
+        # Names that only for loops assign (not parameters): their loops bound them.
+        assigned, loop_targets = set(self.params), set()
+
+        def names(target):  # the names a target binds (not those inside a subscript)
+            if isinstance(target, ast.Name):
+                return [target.id]
+            if isinstance(target, (ast.Tuple, ast.List)):
+                return [n for element in target.elts for n in names(element)]
+            return []
+
+        for sub in ast.walk(definition):
+            if isinstance(sub, ast.For) and isinstance(sub.target, ast.Name):
+                loop_targets.add(sub.target.id)
+            elif isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+                for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
+                    assigned.update(names(target))
+        self.loop_only = loop_targets - assigned
 
 
 def lower_function(function, arg_types, name=None):
@@ -602,13 +670,13 @@ def lower_function(function, arg_types, name=None):
         pass_ = Lowering(source, var_types, source.globals)
         body = pass_.block(source.definition.body)
         widened = dict(var_types)
-        for name, t in pass_.assigned.items():
-            old = widened.get(name)
+        for variable, t in pass_.assigned.items():
+            old = widened.get(variable)
             new = t if old is None else T.unify(old, t)
             if new is None:
                 raise TypingError(f"[jit] {source.filename}: in {source.name}(): variable "
-                                  f"'{name}' takes types {old} and {t}, which do not unify")
-            widened[name] = new
+                                  f"'{variable}' takes types {old} and {t}, which do not unify")
+            widened[variable] = new
         if widened == var_types:
             break
         var_types = widened
@@ -634,12 +702,13 @@ def lower_function(function, arg_types, name=None):
     # A parameter assigned wider values is a variable of the wider type (as in Numba): the
     # argument arrives under another name and is converted into it first.
     signature, prologue = [], []
-    for name, t in params.items():
-        if var_types[name] == t:
-            signature.append((name, t))
+    for param, t in params.items():
+        if var_types[param] == t:
+            signature.append((param, t))
         else:
-            signature.append(("ts_arg_" + name, t))
-            prologue.append(ir.Assign(name, ir.Cast(ir.Var("ts_arg_" + name, t), var_types[name])))
+            signature.append(("ts_arg_" + param, t))
+            prologue.append(ir.Assign(param, ir.Cast(ir.Var("ts_arg_" + param, t),
+                                                     var_types[param])))
     local_types = {n: t for n, t in var_types.items() if dict(signature).get(n) != t}
     return ir.Function(name or source.name, source.filename, signature, return_type,
                        local_types, prologue + body, list(pass_.callees.values()),

@@ -186,13 +186,17 @@ class TupleGet:
 
 @dataclass
 class Load:
-    """array[indices]: one int64 index per dimension, negative ones already wrapped."""
+    """array[indices]: one int64 index per dimension; a negative one counts from the end,
+    unless `direct` (every index is known not to be negative: the renderer skips the
+    wrap-around, which keeps loops vectorizable)."""
     array: object
     indices: list
     type: object
+    direct: bool = False
 
     def text(self):
-        return f"(load {self.array.text()} " + " ".join(i.text() for i in self.indices) + ")"
+        head = "load_direct" if self.direct else "load"
+        return f"({head} {self.array.text()} " + " ".join(i.text() for i in self.indices) + ")"
 
 
 @dataclass
@@ -231,9 +235,11 @@ class Store:
     array: object
     indices: list
     value: object
+    direct: bool = False  # as Load's
 
     def text(self):
-        return (f"(store {self.array.text()} (" + " ".join(i.text() for i in self.indices) +
+        head = "store_direct" if self.direct else "store"
+        return (f"({head} {self.array.text()} (" + " ".join(i.text() for i in self.indices) +
                 f") {self.value.text()})")
 
 

@@ -1,0 +1,47 @@
+"""The loops of the `jit` benchmark group, as users write them for Numba: plain Python,
+compiled by tessera.jit and by numba.njit from this very source (cases.py, peers.py)."""
+
+import math
+
+
+def sum_loop(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i]
+    return s
+
+
+def sin_loop(x, out):
+    for i in range(x.shape[0]):
+        out[i] = math.sin(x[i])
+
+
+def smooth_loop(x, out):
+    n, m = x.shape
+    for i in range(1, n - 1):
+        for j in range(1, m - 1):
+            out[i, j] = (x[i - 1, j - 1] + x[i - 1, j] + x[i - 1, j + 1]
+                         + x[i, j - 1] + x[i, j] + x[i, j + 1]
+                         + x[i + 1, j - 1] + x[i + 1, j] + x[i + 1, j + 1]) / 9.0
+
+
+def matmul_loop(a, b, out):
+    n, k = a.shape
+    m = b.shape[1]
+    for i in range(n):
+        for j in range(m):
+            s = 0.0
+            for p in range(k):
+                s += a[i, p] * b[p, j]
+            out[i, j] = s
+
+
+def distance_loop(x, out):
+    n = x.shape[0]
+    for i in range(n):
+        for j in range(n):
+            d = 0.0
+            for k in range(x.shape[1]):
+                t = x[i, k] - x[j, k]
+                d += t * t
+            out[i, j] = math.sqrt(d)
