@@ -12,6 +12,8 @@
 #include <bit>
 #include <algorithm>
 #include <complex>
+#include <cstdlib>
+#include <memory>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -20,6 +22,7 @@
 #include "jit/host_compiler.h"
 #include "jit/host_function.h"
 #include "jit/render_python.h"
+#include "convert.h"
 #include "ndarray.h"
 #include "tessera/errors.h"
 #include "tessera/scalar.h"
@@ -55,6 +58,7 @@ struct Entry {
   uintptr_t address = 0;
   std::vector<DType> result;  // one dtype, or a tuple's (each item in a 16-byte slot)
   bool returns_tuple = false;
+  int returns_array_ndim = -1;  // a new array: its data, shape and strides as words
   bool returns_nothing = false;
   int returns_argument = -1;
 };
@@ -90,7 +94,11 @@ class HostDispatcher {
     e.address = address;
     e.returns_nothing = result == "none";
     e.returns_tuple = result.rfind("tuple:", 0) == 0;
-    if (e.returns_tuple) {
+    if (result.rfind("array:", 0) == 0) {
+      const size_t colon = result.find(':', 6);
+      e.result.push_back(dtype_named(result.substr(6, colon - 6)));
+      e.returns_array_ndim = std::stoi(result.substr(colon + 1));
+    } else if (e.returns_tuple) {
       size_t at = 6;
       while (at < result.size()) {
         const size_t end = std::min(result.find(',', at), result.size());
@@ -117,16 +125,13 @@ class HostDispatcher {
     if (it == entries_.end()) return nb::borrow(miss);
     const Entry& e = it->second;
     using Function = int (*)(const void*, void*);
-    alignas(16) unsigned char result[16 * kMostResultItems];
+    alignas(16) unsigned char result[16 * kMostResultItems];  // holds 2 * 64 + 1 words too
     words_.push_back(0);  // never empty
     const int code = without_gil([&] {
       return reinterpret_cast<Function>(e.address)(words_.data(), result);
     });
-    if (code != 0) {
-      // pyjit::Raise::ZeroDivision, the one exception generated code raises so far.
-      PyErr_SetString(PyExc_ZeroDivisionError, "division by zero");
-      throw nb::python_error();
-    }
+    if (code != 0) raise_python(code);
+    if (e.returns_array_ndim >= 0) return new_array(e, result);
     if (e.returns_argument >= 0) return nb::borrow(args[static_cast<size_t>(e.returns_argument)]);
     if (e.returns_nothing) return nb::none();
     if (!e.returns_tuple) return to_python(e.result[0], result);
@@ -260,6 +265,39 @@ class HostDispatcher {
     }
     PyBuffer_Release(&view);  // the caller's tuple keeps the object, so its memory, alive
     return true;
+  }
+
+  // The Python exception of a pyjit::Raise code.
+  [[noreturn]] static void raise_python(int code) {
+    switch (code) {
+      case 1: PyErr_SetString(PyExc_ZeroDivisionError, "division by zero"); break;
+      case 2: PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed"); break;
+      case 4:
+        PyErr_SetString(PyExc_MemoryError,
+                        "[jit] more than 4096 arrays created in one call of a jit function");
+        break;
+      default: PyErr_NoMemory(); break;
+    }
+    throw nb::python_error();
+  }
+
+  // A new array the call returns, as NumPy's (Numba returns NumPy arrays): a tessera array
+  // owning the block (freed with free(), as it was allocated), seen through NumPy.
+  static nb::object new_array(const Entry& e, const unsigned char* result) {
+    const auto* words = reinterpret_cast<const int64_t*>(result);
+    const int ndim = e.returns_array_ndim;
+    void* data = reinterpret_cast<void*>(words[0]);
+    Dims shape(ndim), strides(ndim);
+    int64_t count = 1;
+    for (int d = 0; d < ndim; ++d) {
+      shape[d] = words[1 + d];
+      strides[d] = words[1 + ndim + d];
+      count *= shape[d];
+    }
+    const size_t bytes = static_cast<size_t>(count) * itemsize(e.result[0]);
+    auto owner = std::shared_ptr<void>(data, [](void* p) { std::free(p); });
+    Array a(Buffer::wrap(Device::cpu(), data, bytes, owner), e.result[0], shape, strides, 0);
+    return numpy().attr("asarray")(wrap(std::move(a)));
   }
 
   static nb::object to_python(DType dtype, const unsigned char* p) {

@@ -16,9 +16,19 @@ enum Layout : int { kAnyLayout = 0, kCLayout = 1, kFLayout = 2 };
 
 template <class T, int N, int L = kAnyLayout>
 struct Array {
-  char* data;
-  long long shape[N > 0 ? N : 1];
-  long long strides[N > 0 ? N : 1];
+  char* data = nullptr;
+  long long shape[N > 0 ? N : 1] = {};
+  long long strides[N > 0 ? N : 1] = {};
+
+  Array() = default;
+  // The same array seen with another layout (a variable holding arrays of several).
+  template <int L2>
+  TS_HD Array(const Array<T, N, L2>& other) : data(other.data) {
+    for (int d = 0; d < N; ++d) {
+      shape[d] = other.shape[d];
+      strides[d] = other.stride(d);
+    }
+  }
 
   TS_HD long long stride(int d) const {
     if (L == kCLayout && d == N - 1) return static_cast<long long>(sizeof(T));
@@ -95,7 +105,13 @@ TS_HD long long range_count(T start, T stop, T step) {
 }
 
 // Python's exceptions a generated function raises, by code (python/tessera/jit/ errors).
-enum class Raise : int { None = 0, ZeroDivision = 1 };
+enum class Raise : int {
+  None = 0,
+  ZeroDivision = 1,       // ZeroDivisionError: division by zero
+  NegativeDimension = 2,  // ValueError: negative dimensions are not allowed
+  NoMemory = 3,           // MemoryError
+  TooManyArrays = 4,      // MemoryError: more arrays alive in one call than the arena holds
+};
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
 // On the host a raise unwinds to the entry point, which returns its code.
@@ -103,6 +119,57 @@ struct Raised {
   Raise code;
 };
 inline void raise(Raise code) { throw Raised{code}; }
+
+// Arrays a compiled call creates (np.empty, np.zeros ...): heap blocks of this thread, freed
+// when the call's entry point returns, except the one it returns, whose ownership passes to
+// the caller (tessera's binding frees it with free() when the array it becomes dies).
+struct Arena {
+  void* blocks[4096];
+  int count = 0;
+};
+inline thread_local Arena arena;
+
+class ArenaScope {
+ public:
+  ArenaScope() : first_(arena.count) {}
+  ~ArenaScope() {
+    for (int i = first_; i < arena.count; ++i) {
+      if (arena.blocks[i] != kept_) std::free(arena.blocks[i]);
+    }
+    arena.count = first_;
+  }
+  void keep(void* block) { kept_ = block; }
+
+ private:
+  int first_;
+  void* kept_ = nullptr;
+};
+
+// A new C-contiguous array of the extents `dims` (negative ones raise ValueError, as
+// NumPy's "negative dimensions are not allowed"), filled with `fill` unless `empty`.
+template <class T, int N>
+Array<T, N, kCLayout> new_array(const long long (&dims)[N], bool empty, T fill) {
+  Array<T, N, kCLayout> a;
+  long long count = 1;
+  for (int d = N - 1; d >= 0; --d) {
+    if (dims[d] < 0) raise(Raise::NegativeDimension);
+    a.shape[d] = dims[d];
+    a.strides[d] = count * static_cast<long long>(sizeof(T));
+    count *= dims[d];
+  }
+  if (arena.count == static_cast<int>(sizeof(arena.blocks) / sizeof(void*))) {
+    raise(Raise::TooManyArrays);
+  }
+  void* block = std::malloc(count > 0 ? static_cast<size_t>(count) * sizeof(T) : 1);
+  if (block == nullptr) raise(Raise::NoMemory);
+  arena.blocks[arena.count++] = block;
+  a.data = static_cast<char*>(block);
+  if (!empty) {
+    T* p = static_cast<T*>(block);
+    for (long long i = 0; i < count; ++i) p[i] = fill;
+  }
+  return a;
+}
 
 // Python's `a / b`, `a // b` and `a % b` raise ZeroDivisionError for a zero divisor (Numba's
 // default error model for jit functions), where NumPy's loops give inf, nan or 0.

@@ -42,6 +42,10 @@ std::string cpp_type(const SExpr& t) {
   bad(t, "a type that cannot be rendered yet");
 }
 
+// A Python variable's C++ name: prefixed, so that no Python name (`new`, `int`, `this`)
+// is a C++ keyword or one of the generated code's own names.
+std::string ident(const std::string& name) { return "v_" + name; }
+
 bool is_complex_type(const SExpr& t) {
   return !t.is_list() && (t.text == "complex64" || t.text == "complex128");
 }
@@ -51,9 +55,20 @@ class BodyRenderer {
   std::string expr(const SExpr& e) {
     const std::string& h = e.head();
     if (h == "const") return constant(e);
-    if (h == "var") return e.at(1).text;
+    if (h == "var") return ident(e.at(1).text);
     if (h == "cast") {
+      if (e.at(1).head() == "array") return cpp_type(e.at(1)) + "(" + expr(e.at(2)) + ")";
       return "tessera::kernels::cast_value<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ")";
+    }
+    if (h == "new_array") {
+      const SExpr& t = e.at(2);
+      const std::string T = cpp_type(t.at(1));
+      std::string dims;
+      for (size_t i = 3; i < e.size(); ++i) dims += (i > 3 ? ", " : "") + expr(e.at(i));
+      const std::string& fill = e.at(1).text;
+      return "tessera::pyjit::new_array<" + T + ", " + t.at(2).text + ">({" + dims + "}, " +
+             (fill == "empty" ? "true" : "false") + ", " + T + "(" + (fill == "ones" ? "1" : "0") +
+             "))";
     }
     if (h == "binary") return binary(e);
     if (h == "compare") return compare(e);
@@ -177,7 +192,7 @@ class BodyRenderer {
     const std::string& h = st.head();
     const std::string deeper = in + "  ";
     if (h == "line") return "#line " + st.at(1).text + " \"" + filename + "\"\n";
-    if (h == "assign") return in + st.at(1).text + " = " + expr(st.at(2)) + ";\n";
+    if (h == "assign") return in + ident(st.at(1).text) + " = " + expr(st.at(2)) + ";\n";
     if (h == "store" || h == "store_direct") {
       std::string target = expr(st.at(1)) + (h == "store" ? "(" : ".direct(");
       const SExpr& indices = st.at(2);
@@ -204,7 +219,7 @@ class BodyRenderer {
   // Python's range: the bounds and the step evaluated once, the count of iterations fixed
   // before the first (a body that assigns the loop variable does not change the next one).
   std::string for_range(const SExpr& st, const std::string& in) {
-    const std::string var = st.at(1).text;
+    const std::string var = ident(st.at(1).text);
     const std::string id = std::to_string(loops_++);
     const std::string start = "ts_start" + id, stop = "ts_stop" + id, step = "ts_step" + id;
     const std::string count = "ts_count" + id, k = "ts_k" + id;
@@ -236,11 +251,11 @@ std::string render_function(const SExpr& f) {
   std::string s = "#line 1 \"[tessera] python function " + f.at(1).text + "\"\n";
   s += "static " + cpp_type(f.at(4)) + " ts_python_" + f.at(1).text + "(";
   for (size_t i = 0; i < params.size(); ++i) {
-    s += (i ? ", " : "") + cpp_type(params.at(i).at(1)) + " " + params.at(i).at(0).text;
+    s += (i ? ", " : "") + cpp_type(params.at(i).at(1)) + " " + ident(params.at(i).at(0).text);
   }
   s += ") {\n";
   for (size_t i = 1; i < locals.size(); ++i) {
-    s += "  " + cpp_type(locals.at(i).at(1)) + " " + locals.at(i).at(0).text + "{};\n";
+    s += "  " + cpp_type(locals.at(i).at(1)) + " " + ident(locals.at(i).at(0).text) + "{};\n";
   }
   return s + body.block(f.at(6), "  ") + "}\n";
 }
@@ -274,9 +289,16 @@ std::string render_entry(const SExpr& f) {
     args += (i ? ", " : "") + a;
   }
   const std::string call = "ts_python_" + f.at(1).text + "(" + args + ")";
-  s += "  try {\n";
+  s += "  tessera::pyjit::ArenaScope arrays;\n  try {\n";
   const SExpr& result_type = f.at(4);
-  if (result_type.head() == "tuple") {  // each item in its own 16-byte slot
+  if (result_type.head() == "array") {  // data, shape, strides as words; its block is kept
+    const std::string ndim = result_type.at(2).text;
+    s += "    const auto r = " + call + ";\n";
+    s += "    arrays.keep(r.data);\n";
+    s += "    TsWord* out = static_cast<TsWord*>(result);\n    out[0].a = r.data;\n";
+    s += "    for (int d = 0; d < " + ndim + "; ++d) out[1 + d].i = r.shape[d];\n";
+    s += "    for (int d = 0; d < " + ndim + "; ++d) out[1 + " + ndim + " + d].i = r.strides[d];\n";
+  } else if (result_type.head() == "tuple") {  // each item in its own 16-byte slot
     s += "    const auto r = " + call + ";\n";
     for (size_t i = 1; i < result_type.size(); ++i) {
       s += "    *reinterpret_cast<" + cpp_type(result_type.at(i)) + "*>(static_cast<char*>(result) + " +
@@ -296,7 +318,7 @@ std::string render_entry(const SExpr& f) {
 std::string render_python_host(std::string_view ir_text) {
   const SExpr module = parse_sexpr(ir_text);
   if (module.head() != "module" || module.size() < 2) bad(module, "expected a module");
-  std::string s = kernel_functors_text();
+  std::string s = "#include <cstdlib>\n" + kernel_functors_text();
   for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
     s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
          std::string(kPythonKernelFiles[i].text) + "\n";

@@ -453,3 +453,69 @@ def swap_sort(a):
 def test_bubble_sort_by_tuple_swaps():
     x = np.random.default_rng(2).standard_normal(50)
     np.testing.assert_array_equal(jit(swap_sort)(x.copy()), np.sort(x))
+
+
+# --------------------------------------------------------------------------------------------
+# arrays created inside jit functions
+
+
+def heat_steps(u0, steps, alpha):
+    u = np.empty_like(u0)
+    n = u0.shape[0]
+    for i in range(n):
+        u[i] = u0[i]
+    new = np.zeros(n)
+    for _ in range(steps):
+        for i in range(1, n - 1):
+            new[i] = u[i] + alpha * (u[i - 1] - 2 * u[i] + u[i + 1])
+        for i in range(1, n - 1):
+            u[i] = new[i]
+    return u
+
+
+def grid(n, m):
+    out = np.ones((n, m), dtype=np.int32)
+    for i in range(n):
+        out[i, 0] = i
+    return out
+
+
+def test_arrays_created_inside_match_numba():
+    u0 = np.sin(np.linspace(0, np.pi, 50))
+    got, want = jit(heat_steps)(u0, 30, 0.25), numba.njit(heat_steps)(u0, 30, 0.25)
+    assert type(got) is np.ndarray and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    g, w = jit(grid)(3, 4), numba.njit(grid)(3, 4)
+    assert g.dtype == w.dtype == np.int32 and g.flags["C_CONTIGUOUS"]
+    np.testing.assert_array_equal(g, w)
+    assert jit(grid)(0, 5).shape == (0, 5)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        jit(grid)(-1, 2)
+
+
+def keywords_as_names(new, delete):
+    int_ = new + delete
+    this = int_ * 2
+    return this
+
+
+def test_python_names_that_are_cpp_keywords():
+    assert jit(keywords_as_names)(2, 3) == 10
+
+
+def inner_x(x):
+    return x + 1
+
+
+def outer_x(x):
+    return inner_x(x) * 2
+
+
+def test_caller_and_callee_with_the_same_parameter_names():
+    global inner_x
+    plain = inner_x
+    inner_x = jit(plain)
+    try:
+        assert jit(outer_x)(3) == 8
+    finally:
+        inner_x = plain

@@ -114,6 +114,8 @@ class Dispatcher:
         result = spec.return_type
         if isinstance(result, T.TupleType):
             result = "tuple:" + ",".join(result.items)
+        elif isinstance(result, T.ArrayType):
+            result = f"array:{result.dtype}:{result.ndim}"
         self._fast.add(key, spec.entry, str(result),
                        -1 if spec.returns_argument is None else spec.returns_argument)
         return self._fast.call(args, _MISS)

@@ -50,6 +50,7 @@ MATH_UNARY = {
 }
 MATH_BINARY = {"atan2": "arctan2", "hypot": "hypot", "pow": "power", "copysign": "copysign",
                "fmod": "fmod"}
+ARRAY_CREATORS = ("empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like")
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
 
 
@@ -114,6 +115,8 @@ class Lowering:
     def cast(self, value, t):
         if value.type == t:
             return value
+        if isinstance(t, T.ArrayType) and not isinstance(value.type, T.ArrayType):
+            raise TypingError(f"a {value.type} is not an array")
         if isinstance(t, T.TupleType):  # item by item
             return ir.MakeTuple([self.cast(ir.TupleGet(value, k, value.type.items[k]), item)
                                  for k, item in enumerate(t.items)], t)
@@ -348,9 +351,9 @@ class Lowering:
                    for i in indices)
 
     def expr_Call(self, node):
-        if node.keywords:
-            raise self.error(node, "keyword arguments are not supported here")
         func = node.func
+        if node.keywords and not (isinstance(func, ast.Attribute) and func.attr in ARRAY_CREATORS):
+            raise self.error(node, "keyword arguments are not supported here")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and self.globals.get(func.value.id) is math:
             return self.math_call(node, func.attr)
@@ -358,6 +361,9 @@ class Lowering:
                 and self.globals.get(func.value.id) is np \
                 and isinstance(getattr(np, func.attr, None), np.ufunc):
             return self.ufunc_call(node, getattr(np, func.attr))
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and self.globals.get(func.value.id) is np and func.attr in ARRAY_CREATORS:
+            return self.new_array(node, func.attr)
         if isinstance(func, ast.Name) and func.id in ("abs", "min", "max", "float", "int",
                                                       "bool", "complex", "range", "len"):
             return self.builtin_call(node, func.id)
@@ -387,6 +393,49 @@ class Lowering:
             t = T.float_result(args[0].type)
             return ir.Call(name, [self.cast(args[0], t)], "bool")
         raise self.error(node, f"math.{name} with {len(args)} arguments is not supported")
+
+    def dtype_argument(self, node, dtype_node):
+        """The dtype an array creation names: np.float32, 'float32', float, int, bool,
+        complex."""
+        try:
+            value = eval(compile(ast.Expression(dtype_node), "<dtype>", "eval"),
+                         dict(self.globals), {})
+            name = np.dtype(value).name
+        except Exception:
+            raise self.error(node, f"dtype={ast.unparse(dtype_node)} is not a constant dtype")
+        if name not in T.SCALARS:
+            raise self.error(node, f"arrays of {name} are not supported")
+        return name
+
+    def new_array(self, node, creator):
+        """np.empty/zeros/ones(shape[, dtype]) and np.empty_like/zeros_like/ones_like(a[,
+        dtype]): a new C-contiguous array."""
+        fill = creator.replace("_like", "")
+        keywords = {k.arg: k.value for k in node.keywords}
+        if set(keywords) - {"dtype"} or len(node.args) > 2 or not node.args:
+            raise self.error(node, f"np.{creator} takes a shape (or an array) and a dtype")
+        dtype_node = keywords.get("dtype", node.args[1] if len(node.args) > 1 else None)
+        first = self.expr(node.args[0])
+        if creator.endswith("_like"):
+            if not isinstance(first.type, T.ArrayType):
+                raise self.error(node, f"np.{creator} takes an array, not a {first.type}")
+            dims = [ir.Shape(first, k) for k in range(first.type.ndim)]
+            dtype = first.type.dtype
+        else:
+            if isinstance(first.type, T.TupleType):
+                if not all(T.kind(t) in "bi" and t != "bool" for t in first.type.items):
+                    raise self.error(node, f"a shape of {first.type}: integers are needed")
+                dims = [self.cast(ir.TupleGet(first, k, t), "int64")
+                        for k, t in enumerate(first.type.items)]
+            elif T.kind(first.type) in "bi" and first.type != "bool":
+                dims = [self.cast(first, "int64")]
+            else:
+                raise self.error(node, f"np.{creator}'s shape must be an integer or a tuple of "
+                                       f"integers, not {first.type}")
+            dtype = "float64"
+        if dtype_node is not None:
+            dtype = self.dtype_argument(node, dtype_node)
+        return ir.NewArray(fill, dims, T.ArrayType(dtype, len(dims), "C"))
 
     def ufunc_call(self, node, ufunc):
         """np.<ufunc>(scalars): the ufunc's loop for the arguments' types, as NumPy (and
@@ -602,6 +651,12 @@ class Lowering:
             # An array argument handed back (Numba returns the caller's array).
             self.returns.append(("argument", self.function.params.index(value.name)))
             return [ir.Return()]
+        if isinstance(value.type, T.ArrayType):
+            if value.type.layout != "C":
+                raise self.error(node, "returning an array other than an argument or a new "
+                                       "C-contiguous one is not supported yet")
+            self.returns.append(value.type)
+            return [ir.Return(value)]
         returnable = T.is_scalar(value.type) or (
             isinstance(value.type, T.TupleType) and all(T.is_scalar(t) for t in value.type.items))
         if not returnable:

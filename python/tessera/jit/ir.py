@@ -162,6 +162,20 @@ class CallFunction:
 
 
 @dataclass
+class NewArray:
+    """A new C-contiguous array of `type` with the int64 extents `dims`: uninitialized
+    ("empty"), or filled with zeros or ones. It lives until the compiled call returns,
+    unless it is what the call returns."""
+    fill: str  # "empty", "zeros" or "ones"
+    dims: list
+    type: object
+
+    def text(self):
+        return (f"(new_array {self.fill} {type_text(self.type)} " +
+                " ".join(d.text() for d in self.dims) + ")")
+
+
+@dataclass
 class MakeTuple:
     items: list
     type: object
