@@ -136,7 +136,9 @@ std::vector<int> to_axes(nb::handle obj, const char* api) {
     axes.push_back(axis(obj));
     return axes;
   }
-  if (!nb::hasattr(obj, "__iter__")) {
+  // A tuple of axes, as NumPy takes (a list too, as tessera's own layer passes them); not
+  // any iterable: axis={} or a string is NumPy's TypeError.
+  if (!nb::isinstance<nb::tuple>(obj) && !nb::isinstance<nb::list>(obj)) {
     throw TypeError(std::string("[") + api + "] '" + nb::inst_name(obj).c_str() +
                     "' object cannot be interpreted as an integer");
   }

@@ -241,7 +241,7 @@ void bind_ndarray(nb::module_& m) {
                          static_cast<int>(to_int64(a, "swapaxes", "axis1")),
                          static_cast<int>(to_int64(b, "swapaxes", "axis2"))),
                      s);
-  }, nb::arg("axis1"), nb::arg("axis2"));
+  }, nb::arg("axis1").none(), nb::arg("axis2").none());  // None reaches to_int64's TypeError
   cls.def("squeeze", [](nb::handle s, nb::handle axis) {
     const Array& a = unwrap(s).array;
     return wrap_view(axis.is_none() ? a.squeeze() : a.squeeze(to_axes(axis, "squeeze")), s);

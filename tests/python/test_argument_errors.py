@@ -127,6 +127,10 @@ CASES = [
     ("can_cast", lambda xp: xp.can_cast(_a(xp), "f8", casting=None), TypeError),
     ("swapaxes", lambda xp: xp.swapaxes(_a(xp), None, 1), TypeError),
     ("swapaxes", lambda xp: xp.swapaxes(_a(xp), 0, None), TypeError),
+    # The same through ndarray methods, which the engine binds directly.
+    ("swapaxes", lambda xp: _a(xp).swapaxes(None, 1), TypeError),
+    ("squeeze", lambda xp: _a(xp).squeeze(axis={}), TypeError),
+    ("squeeze", lambda xp: _a(xp).squeeze(axis="0"), TypeError),
     ("trapezoid", lambda xp: xp.trapezoid(_a(xp), dx=None), TypeError),
     ("trapezoid", lambda xp: xp.trapezoid(_a(xp), dx="a"), TypeError),
     ("trapezoid", lambda xp: xp.trapezoid(_a(xp), dx={}), TypeError),
