@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backend/cpu/parallel.h"
 #include "jit/host_compiler.h"
 #include "jit/host_function.h"
 #include "jit/render_python.h"
@@ -330,6 +331,17 @@ class HostDispatcher {
   std::vector<uint64_t> words_;
 };
 
+// What a module's prange loops run on (jit/python_runtime.h's ParallelFor): the chunks of
+// a loop spread over tessera's CPU thread pool.
+using ChunkBody = void (*)(void* context, long long begin, long long end, int chunk);
+void pool_parallel_for(long long count, int chunks, ChunkBody body, void* context) {
+  cpu::parallel_for(chunks, 1, [&](int64_t first, int64_t last) {
+    for (int64_t c = first; c < last; ++c) {
+      body(context, count * c / chunks, count * (c + 1) / chunks, static_cast<int>(c));
+    }
+  });
+}
+
 }  // namespace
 
 void bind_jit(nb::module_& m) {
@@ -340,6 +352,9 @@ void bind_jit(nb::module_& m) {
     const std::string source = jit::render_python_host(ir);
     return without_gil([&] {
       try {
+        using Bind = void (*)(void (*)(long long, int, ChunkBody, void*), int);
+        reinterpret_cast<Bind>(jit::host_function(source, jit::kPythonBindName))(
+            &pool_parallel_for, cpu::num_threads());
         return reinterpret_cast<uintptr_t>(jit::host_function(source, jit::kPythonEntryName));
       } catch (const jit::CompileError& e) {
         throw std::runtime_error(

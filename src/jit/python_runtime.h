@@ -145,6 +145,51 @@ class ArenaScope {
   void* kept_ = nullptr;
 };
 
+// prange: tessera runs a parallel loop's chunks on its thread pool. It hands this module
+// its entry points when it loads it (ts_python_bind); unbound, loops run serially.
+using ChunkBody = void (*)(void* context, long long begin, long long end, int chunk);
+using ParallelFor = void (*)(long long count, int chunks, ChunkBody body, void* context);
+inline ParallelFor parallel_for = nullptr;
+inline int pool_threads = 1;
+
+// The most chunks a parallel loop splits into (its reductions keep a partial per chunk).
+constexpr int kMostChunks = 256;
+
+// How many chunks a loop of `count` iterations runs in: a few per thread, so that uneven
+// iterations even out, no more than there are iterations.
+inline int parallel_chunks(long long count) {
+  long long chunks = 4LL * pool_threads;
+  if (chunks > kMostChunks) chunks = kMostChunks;
+  if (chunks > count) chunks = count;
+  return chunks < 1 ? 1 : static_cast<int>(chunks);
+}
+
+// body(begin, end, chunk) for each chunk of [0, count): on the pool, or here when unbound.
+// A Python exception raised in a chunk is raised here once every chunk has ended (it does
+// not unwind through tessera's pool).
+template <class F>
+void parallel_range(long long count, int chunks, F& body) {
+  struct Context {
+    F* body;
+    int raised;
+  };
+  Context context{&body, 0};
+  const ChunkBody run = [](void* p, long long begin, long long end, int chunk) {
+    auto* c = static_cast<Context*>(p);
+    try {
+      (*c->body)(begin, end, chunk);
+    } catch (const Raised& r) {
+      __atomic_store_n(&c->raised, static_cast<int>(r.code), __ATOMIC_RELAXED);
+    }
+  };
+  if (parallel_for == nullptr) {
+    for (int k = 0; k < chunks; ++k) run(&context, count * k / chunks, count * (k + 1) / chunks, k);
+  } else {
+    parallel_for(count, chunks, run, &context);
+  }
+  if (context.raised) raise(static_cast<Raise>(context.raised));
+}
+
 // A new C-contiguous array of the extents `dims` (negative ones raise ValueError, as
 // NumPy's "negative dimensions are not allowed"), filled with `fill` unless `empty`.
 template <class T, int N>

@@ -208,6 +208,7 @@ class BodyRenderer {
       return in + "while (" + expr(st.at(1)) + ") {\n" + block(st.at(2), deeper) + in + "}\n";
     }
     if (h == "for") return for_range(st, in);
+    if (h == "parallel_for") return parallel_range(st, in);
     if (h == "break") return in + "break;\n";
     if (h == "continue") return in + "continue;\n";
     if (h == "return") {
@@ -238,6 +239,65 @@ class BodyRenderer {
     return s;
   }
 
+  // A prange loop: chunks on the pool, each with its own private variables and partial
+  // reductions (starting at the op's identity), combined in chunk order afterwards.
+  std::string parallel_range(const SExpr& st, const std::string& in) {
+    const std::string id = std::to_string(loops_++);
+    const std::string start = "ts_start" + id, step = "ts_step" + id, count = "ts_count" + id;
+    const std::string chunks = "ts_chunks" + id, body = "ts_body" + id;
+    const SExpr& reductions = st.at(5);
+    const SExpr& privates = st.at(6);
+    const std::string d = in + "  ";
+    std::string s = in + "{\n";
+    s += d + "const auto " + start + " = " + expr(st.at(2)) + ";\n";
+    s += d + "const auto " + step + " = " + expr(st.at(4)) + ";\n";
+    s += d + "const long long " + count + " = tessera::pyjit::range_count(" + start + ", " +
+         expr(st.at(3)) + ", " + step + ");\n";
+    s += d + "const int " + chunks + " = tessera::pyjit::parallel_chunks(" + count + ");\n";
+    for (size_t i = 1; i < reductions.size(); ++i) {
+      const std::string name = reductions.at(i).at(0).text;
+      s += d + type_of(name) + " ts_part" + id + "_" + name + "[tessera::pyjit::kMostChunks];\n";
+    }
+    s += d + "auto " + body + " = [&](long long ts_begin, long long ts_end, int ts_chunk) {\n";
+    const std::string b = d + "  ";
+    for (size_t i = 1; i < privates.size(); ++i) {
+      s += b + type_of(privates.at(i).text) + " " + ident(privates.at(i).text) + "{};\n";
+    }
+    for (size_t i = 1; i < reductions.size(); ++i) {
+      const std::string name = reductions.at(i).at(0).text;
+      const std::string identity = reductions.at(i).at(1).text == "add" ? "0" : "1";
+      s += b + type_of(name) + " " + ident(name) + " = " + type_of(name) + "(" + identity + ");\n";
+    }
+    s += b + "for (long long ts_k = ts_begin; ts_k < ts_end; ++ts_k) {\n";
+    s += b + "  " + ident(st.at(1).text) + " = " + start + " + static_cast<decltype(" + start +
+         ")>(ts_k) * " + step + ";\n";
+    s += block(st.at(7), b + "  ") + b + "}\n";
+    for (size_t i = 1; i < reductions.size(); ++i) {
+      const std::string name = reductions.at(i).at(0).text;
+      s += b + "ts_part" + id + "_" + name + "[ts_chunk] = " + ident(name) + ";\n";
+    }
+    s += d + "};\n";
+    s += d + "tessera::pyjit::parallel_range(" + count + ", " + chunks + ", " + body + ");\n";
+    for (size_t i = 1; i < reductions.size(); ++i) {
+      const std::string name = reductions.at(i).at(0).text;
+      const std::string op = reductions.at(i).at(1).text == "add" ? "Add" : "Multiply";
+      s += d + "for (int ts_c = 0; ts_c < " + chunks + "; ++ts_c) " + ident(name) +
+           " = tessera::kernels::" + op + "{}(" + ident(name) + ", ts_part" + id + "_" + name +
+           "[ts_c]);\n";
+    }
+    return s + in + "}\n";
+  }
+
+  std::string type_of(const std::string& variable) const {
+    const auto it = variable_types.find(variable);
+    if (it == variable_types.end()) throw std::invalid_argument("[jit] bad IR: no variable " + variable);
+    return it->second;
+  }
+
+ public:
+  std::map<std::string, std::string> variable_types;  // C++ types of locals and parameters
+
+ private:
   int loops_ = 0;
 };
 
@@ -248,6 +308,12 @@ std::string render_function(const SExpr& f) {
   body.filename = f.at(2).text;
   const SExpr& params = f.at(3);
   const SExpr& locals = f.at(5);
+  for (size_t i = 0; i < params.size(); ++i) {
+    body.variable_types[params.at(i).at(0).text] = cpp_type(params.at(i).at(1));
+  }
+  for (size_t i = 1; i < locals.size(); ++i) {
+    body.variable_types[locals.at(i).at(0).text] = cpp_type(locals.at(i).at(1));
+  }
   std::string s = "#line 1 \"[tessera] python function " + f.at(1).text + "\"\n";
   s += "static " + cpp_type(f.at(4)) + " ts_python_" + f.at(1).text + "(";
   for (size_t i = 0; i < params.size(); ++i) {
@@ -325,6 +391,10 @@ std::string render_python_host(std::string_view ir_text) {
   }
   s += "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
   for (size_t i = 1; i < module.size(); ++i) s += render_function(module.at(i));
+  s += "extern \"C\" void " + std::string(kPythonBindName) +
+       "(tessera::pyjit::ParallelFor parallel_for, int threads) {\n"
+       "  tessera::pyjit::parallel_for = parallel_for;\n"
+       "  tessera::pyjit::pool_threads = threads;\n}\n";
   return s + render_entry(module.at(module.size() - 1));
 }
 

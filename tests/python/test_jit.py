@@ -519,3 +519,71 @@ def test_caller_and_callee_with_the_same_parameter_names():
         assert jit(outer_x)(3) == 8
     finally:
         inner_x = plain
+
+
+# --------------------------------------------------------------------------------------------
+# prange: parallel=True loops on tessera's thread pool
+
+
+def parallel_sum_and_fill(x, out):
+    total = 0.0
+    product = 1.0
+    for i in tp.prange(x.shape[0]):
+        t = x[i] * 2.0
+        out[i] = t + 1.0
+        total += t
+        product *= 1.0 + x[i] * 1e-3
+    return total, product
+
+
+def test_prange_reductions_and_privates_match_numba():
+    x = np.random.default_rng(3).standard_normal(100_003)
+    got_out, want_out = np.zeros_like(x), np.zeros_like(x)
+    got = jit(parallel=True)(parallel_sum_and_fill)(x, got_out)
+    numba_version = numba.njit(parallel=True)(
+        types.FunctionType(parallel_sum_and_fill.__code__,
+                           dict(parallel_sum_and_fill.__globals__, tp=numba)))
+    want = numba_version(x, want_out)
+    np.testing.assert_array_equal(got_out, want_out)
+    assert got == pytest.approx(want, rel=1e-12)
+    # Without parallel=True, prange is range: the serial loop's values exactly.
+    serial = jit(parallel_sum_and_fill)(x, np.zeros_like(x))
+    assert serial[0] == sum_in_order(2.0 * x)
+
+
+def sum_in_order(values):
+    return float(np.add.accumulate(values)[-1])
+
+
+def reads_its_reduction(x):
+    s = 0.0
+    for i in tp.prange(x.shape[0]):
+        s += x[i] + s
+    return s
+
+
+def returns_in_prange(x):
+    for i in tp.prange(x.shape[0]):
+        if x[i] > 0:
+            return i
+    return -1
+
+
+@pytest.mark.parametrize("function, what", [(reads_its_reduction, "would race"),
+                                            (returns_in_prange, "'return' inside a prange")])
+def test_prange_refuses_what_would_race(function, what):
+    with pytest.raises(TypingError, match=what):
+        jit(parallel=True)(function)(np.ones(10))
+
+
+def divides_in_prange(x, d):
+    s = 0
+    for i in tp.prange(x.shape[0]):
+        s += x[i] // d
+    return s
+
+
+def test_an_exception_in_a_parallel_chunk_reaches_the_caller():
+    assert jit(parallel=True)(divides_in_prange)(np.arange(1000), 7) == (np.arange(1000) // 7).sum()
+    with pytest.raises(ZeroDivisionError):
+        jit(parallel=True)(divides_in_prange)(np.arange(1000), 0)

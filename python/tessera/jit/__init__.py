@@ -4,4 +4,8 @@ same). See docs/kernels.md."""
 from .dispatcher import Dispatcher, jit, njit
 from .frontend import TypingError
 
-__all__ = ["jit", "njit", "Dispatcher", "TypingError"]
+# Numba's prange: in a jit(parallel=True) function its loop runs in parallel; elsewhere,
+# and in Python, it is range.
+prange = range
+
+__all__ = ["jit", "njit", "prange", "Dispatcher", "TypingError"]

@@ -87,7 +87,8 @@ class Dispatcher:
                 self._source = FunctionSource(self.py_func)
             self._lowering.add(types)
             try:
-                function = lower_function(self._source, list(types), self._ir_name(types))
+                function = lower_function(self._source, list(types), self._ir_name(types),
+                                          bool(self.options.get("parallel", False)))
             finally:
                 self._lowering.discard(types)
             self._lowered[types] = function

@@ -72,8 +72,10 @@ def source_of(function):
 class Lowering:
     """One pass over the function with the variables' current types."""
 
-    def __init__(self, function, var_types, globals_):
+    def __init__(self, function, var_types, globals_, parallel=False):
         self.function = function
+        self.parallel = parallel  # prange loops run in parallel
+        self.in_prange = False
         self.var_types = var_types
         self.globals = globals_
         self.assigned = {}  # name -> unified type of what this pass assigned to it
@@ -410,6 +412,9 @@ class Lowering:
     def new_array(self, node, creator):
         """np.empty/zeros/ones(shape[, dtype]) and np.empty_like/zeros_like/ones_like(a[,
         dtype]): a new C-contiguous array."""
+        if self.in_prange:
+            raise self.error(node, f"np.{creator} inside a prange loop is not supported yet "
+                                   "(create the array before the loop)")
         fill = creator.replace("_like", "")
         keywords = {k.arg: k.value for k in node.keywords}
         if set(keywords) - {"dtype"} or len(node.args) > 2 or not node.args:
@@ -592,9 +597,9 @@ class Lowering:
         if not isinstance(node.target, ast.Name):
             raise self.error(node, "a for loop's target must be a name")
         it = node.iter
-        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-                and it.func.id in ("range", "prange") and 1 <= len(it.args) <= 3
-                and not it.keywords):
+        called = it.func.id if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) else (
+            it.func.attr if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) else None)
+        if not (called in ("range", "prange") and 1 <= len(it.args) <= 3 and not it.keywords):
             raise self.error(node, "for loops go over range(...) (other iterables are not "
                                    "supported yet)")
         bounds = [self.expr(a) for a in it.args]
@@ -621,15 +626,50 @@ class Lowering:
             self.lower_bounds.pop(var, None)
         else:
             self.lower_bounds[var] = bound
+        parallel = called == "prange" and self.parallel and not self.in_prange
         self.loop_depth += 1
+        if parallel:
+            self.in_prange = True
+            saved_depth, self.loop_depth = self.loop_depth, 0  # break in it is no loop's
         body = self.block(node.body)
+        if parallel:
+            self.in_prange = False
+            self.loop_depth = saved_depth
         self.loop_depth -= 1
         if saved is None:
             self.lower_bounds.pop(var, None)
         else:
             self.lower_bounds[var] = saved
+        if parallel:
+            return [self.parallel_loop(node, t, start, stop, step, body)]
         return [ir.ForRange(node.target.id, self.cast(start, t), self.cast(stop, t),
                             self.cast(step, t), body)]
+
+    def parallel_loop(self, node, t, start, stop, step, body):
+        """A prange loop: its reduction variables (those the body updates only with +=,
+        -=, *=, and reads nowhere else) and the variables private to each chunk."""
+        updates, plain = {}, set()
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
+                updates.setdefault(sub.target.id, set()).add(type(sub.op))
+            elif isinstance(sub, ast.Name) and not isinstance(getattr(sub, "ctx", None), ast.Store):
+                plain.add(sub.id)
+        reductions = []
+        for name, ops in updates.items():
+            combine = ("add" if ops <= {ast.Add, ast.Sub} else
+                       "multiply" if ops == {ast.Mult} else None)
+            if combine is None:
+                raise self.error(node, f"'{name}' is updated with {', '.join(o.__name__ for o in ops)} "
+                                       "in a prange loop: reductions take +=, -= or *=")
+            if name in plain:
+                raise self.error(node, f"the reduction variable '{name}' of a prange loop is "
+                                       "also read in the loop, which would race")
+            reductions.append((name, combine))
+        reduced = {n for n, _ in reductions}
+        privates = sorted({name for name in _assigned_in(body) if name not in reduced}
+                          | {node.target.id})
+        return ir.ParallelRange(node.target.id, self.cast(start, t), self.cast(stop, t),
+                                self.cast(step, t), body, reductions, privates)
 
     def stmt_Break(self, node):
         if not self.loop_depth:
@@ -642,6 +682,8 @@ class Lowering:
         return [ir.Continue()]
 
     def stmt_Return(self, node):
+        if self.in_prange:
+            raise self.error(node, "'return' inside a prange loop is not supported")
         if node.value is None:
             self.returns.append(T.NONE)
             return [ir.Return()]
@@ -712,7 +754,20 @@ class FunctionSource:
         self.loop_only = loop_targets - assigned
 
 
-def lower_function(function, arg_types, name=None):
+def _assigned_in(statements):
+    """The variables IR statements assign, loops' variables included."""
+    names = set()
+    for s in statements:
+        if isinstance(s, ir.Assign):
+            names.add(s.target)
+        if isinstance(s, (ir.ForRange, ir.ParallelRange)):
+            names.add(s.var)
+        for attr in ("body", "orelse"):
+            names |= _assigned_in(getattr(s, attr, []))
+    return names
+
+
+def lower_function(function, arg_types, name=None, parallel=False):
     """The typed IR of `function` called with arguments of `arg_types` (the IR function
     named `name`, by default the Python function's name)."""
     source = function if isinstance(function, FunctionSource) else FunctionSource(function)
@@ -722,7 +777,7 @@ def lower_function(function, arg_types, name=None):
     params = dict(zip(source.params, arg_types))
     var_types = dict(params)
     for _ in range(64):
-        pass_ = Lowering(source, var_types, source.globals)
+        pass_ = Lowering(source, var_types, source.globals, parallel)
         body = pass_.block(source.definition.body)
         widened = dict(var_types)
         for variable, t in pass_.assigned.items():

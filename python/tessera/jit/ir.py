@@ -281,6 +281,29 @@ class ForRange:
 
 
 @dataclass
+class ParallelRange:
+    """`for var in prange(...)` of a parallel=True function: chunks of the iterations on
+    tessera's thread pool. Each chunk has its own copy of the `privates` (every variable
+    the body assigns) and of each reduction variable, which starts at its op's identity;
+    after the loop the chunks' partial results are combined into the variable in chunk
+    order (`reductions`: (name, "add" or "multiply")). The body neither breaks nor
+    returns."""
+    var: str
+    start: object
+    stop: object
+    step: object
+    body: list
+    reductions: list
+    privates: list
+
+    def text(self):
+        reductions = " ".join(f"({n} {op})" for n, op in self.reductions)
+        return (f"(parallel_for {self.var} {self.start.text()} {self.stop.text()} "
+                f"{self.step.text()} (reductions {reductions}) (privates {' '.join(self.privates)}) "
+                f"{block_text(self.body)})")
+
+
+@dataclass
 class While:
     cond: object
     body: list
