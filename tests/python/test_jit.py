@@ -374,10 +374,19 @@ def test_dispatch_by_type_key_keeps_specializations_apart():
     assert f(np.array([7], np.int32)) == 7 and type(f(np.array([7], np.int32))) is int
     assert f(np.array([1 + 2j], np.complex64)) == 1 + 2j
     assert f(np.array([True])) is True
-    assert f(tp.asarray([4.5, 1.0])) == 4.5
+    assert f(tp.asarray([4.5, 1.0], device="cpu")) == 4.5
     assert len(f.signatures) == 5  # C and A float64, int32, complex64, bool
     with pytest.raises(TypingError):
         f(np.array([1.0]).astype(">f8"))
+
+
+def test_an_array_on_a_cuda_device_is_refused_by_name():
+    if not tp.cuda.is_available():
+        pytest.skip("needs a CUDA device (TESSERA_CUDA_SIM=1 simulates one)")
+    with tp.cuda.Device(0):
+        x = tp.asarray([1.0, 2.0])
+    with pytest.raises(TypingError, match="on cuda:0: jit functions run on the CPU"):
+        jit(first)(x)
 
 
 def scale(x, k):

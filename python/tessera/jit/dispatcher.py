@@ -61,6 +61,11 @@ class Dispatcher:
     def _types_of(self, args):
         types = []
         for i, a in enumerate(args):
+            device = a.device if isinstance(a, _core.ndarray) else None
+            if device is not None and str(device) != "cpu":
+                raise TypingError(f"[jit] {self.__name__}() argument {i + 1} is an array on "
+                                  f"{device}: jit functions run on the CPU (copy it with "
+                                  ".get(), or write a cuda.jit kernel)")
             t = T.typeof(a)
             if t is None or isinstance(t, T.TupleType):
                 raise TypingError(f"[jit] {self.__name__}() argument {i + 1}: a "
