@@ -596,3 +596,32 @@ def test_an_exception_in_a_parallel_chunk_reaches_the_caller():
     assert jit(parallel=True)(divides_in_prange)(np.arange(1000), 7) == (np.arange(1000) // 7).sum()
     with pytest.raises(ZeroDivisionError):
         jit(parallel=True)(divides_in_prange)(np.arange(1000), 0)
+
+
+def iterate(a):
+    total = 0.0
+    for x in a:
+        total += x
+    weighted = 0.0
+    for i, x in enumerate(a):
+        weighted += i * x
+    return total, weighted
+
+
+@pytest.mark.parametrize("a", [np.arange(5.0), np.arange(10.0)[::-3], np.array([], np.float32),
+                               np.arange(4, dtype=np.int16)])
+def test_iterating_an_array_and_enumerate_match_numba(a):
+    got, want = jit(iterate)(a), numba.njit(iterate)(a)
+    assert got == want and [type(v) for v in got] == [type(v) for v in want]
+
+
+def iterate_rows(a):
+    s = 0.0
+    for row in a:
+        s += row[0]
+    return s
+
+
+def test_iterating_a_2d_array_is_not_supported_yet():
+    with pytest.raises(TypingError, match="1-d array"):
+        jit(iterate_rows)(np.ones((2, 2)))

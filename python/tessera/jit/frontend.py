@@ -591,12 +591,51 @@ class Lowering:
         self.loop_depth -= 1
         return [ir.While(cond, body)]
 
+    def for_elements(self, node):
+        """`for x in a` and `for i, x in enumerate(a)` over a 1-d array: a loop over its
+        indices (a hidden int64 variable, never negative) that reads the element first."""
+        it = node.iter
+        numbered = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
+            and it.func.id == "enumerate" and len(it.args) == 1 and not it.keywords
+        array = self.expr(it.args[0] if numbered else it)
+        if not isinstance(array.type, T.ArrayType) or array.type.ndim != 1:
+            raise self.error(node, f"a for loop goes over range(...), a 1-d array or "
+                                   f"enumerate() of one, not a {array.type}")
+        if numbered:
+            if not (isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2):
+                raise self.error(node, "enumerate() gives pairs: `for i, x in enumerate(a)`")
+            number_target, element_target = node.target.elts
+        else:
+            number_target, element_target = None, node.target
+        index = f"ts_index{self.temporaries}"
+        self.temporaries += 1
+        self.assign_type(node, index, "int64")
+        saved = self.lower_bounds.get(index)
+        self.lower_bounds[index] = 0
+        held = ir.Var(index, "int64")
+        prologue = self.store_to(node, element_target,
+                                 ir.Load(array, [held], array.type.dtype, True))
+        if number_target is not None:
+            prologue = self.store_to(node, number_target, held) + prologue
+        self.loop_depth += 1
+        body = prologue + self.block(node.body)
+        self.loop_depth -= 1
+        if saved is None:
+            self.lower_bounds.pop(index, None)
+        return [ir.ForRange(index, ir.Const(0, "int64"), ir.Shape(array, 0),
+                            ir.Const(1, "int64"), body)]
+
     def stmt_For(self, node):
         if node.orelse:
             raise self.error(node, "for ... else is not supported")
+        it = node.iter
+        is_range = isinstance(it, ast.Call) and (
+            isinstance(it.func, ast.Name) and it.func.id in ("range", "prange")
+            or isinstance(it.func, ast.Attribute) and it.func.attr == "prange")
+        if not is_range:
+            return self.for_elements(node)
         if not isinstance(node.target, ast.Name):
             raise self.error(node, "a for loop's target must be a name")
-        it = node.iter
         called = it.func.id if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) else (
             it.func.attr if isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) else None)
         if not (called in ("range", "prange") and 1 <= len(it.args) <= 3 and not it.keywords):
