@@ -141,13 +141,15 @@ class HostDispatcher {
     return nb::tuple(items);
   }
 
- private:
+ // The dtype NumPy names `name` ("float64"); std::invalid_argument for another name.
   static DType dtype_named(const std::string& name) {
     for (int d = 0; d < kNumDTypes; ++d) {
       if (dtype_name(static_cast<DType>(d)) == name) return static_cast<DType>(d);
     }
     throw std::invalid_argument("[jit] no dtype " + name);
   }
+
+ private:
 
   static bool scalar_key(PyObject* a, std::string& key, std::vector<uint64_t>* words) {
     if (PyBool_Check(a)) {
@@ -364,12 +366,8 @@ void bind_jit(nb::module_& m) {
     });
   });
   m.def("_jit_register_scalar_type", [](nb::handle type, const std::string& dtype) {
-    for (int d = 0; d < kNumDTypes; ++d) {
-      if (dtype_name(static_cast<DType>(d)) == dtype) {
-        HostDispatcher::scalar_types()[reinterpret_cast<PyTypeObject*>(type.ptr())] =
-            static_cast<DType>(d);
-      }
-    }
+    HostDispatcher::scalar_types()[reinterpret_cast<PyTypeObject*>(type.ptr())] =
+        HostDispatcher::dtype_named(dtype);
   });
   nb::class_<HostDispatcher>(m, "_JitHostDispatcher")
       .def(nb::init<>())

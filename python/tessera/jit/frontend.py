@@ -131,11 +131,16 @@ class Lowering:
             raise TypingError(f"the truth of a {value.type} is not defined")
         return ir.Truth(value)
 
-    def expr(self, node):
-        method = getattr(self, "expr_" + type(node).__name__, None)
+    def visit(self, kind, node):
+        """The method named kind_<NodeClass> applied to node (kind: expr, stmt)."""
+        method = getattr(self, f"{kind}_{type(node).__name__}", None)
         if method is None:
-            raise self.error(node, f"{type(node).__name__} expressions are not supported")
+            what = "expressions" if kind == "expr" else "statements"
+            raise self.error(node, f"{type(node).__name__} {what} are not supported")
         return method(node)
+
+    def expr(self, node):
+        return self.visit("expr", node)
 
     def expr_Constant(self, node):
         t = T.literal_type(node.value)
@@ -164,8 +169,7 @@ class Lowering:
                                    "(whole-array arithmetic inside jit functions is not yet)")
         if op in ("floor_divide", "remainder") and "c" in (T.kind(a.type), T.kind(b.type)):
             raise self.error(node, f"{op} is not defined for complex numbers")
-        if op.startswith(("bitwise", "left", "right")) and "f" in (T.kind(a.type), T.kind(b.type)) \
-                or op.startswith(("bitwise", "left", "right")) and "c" in (T.kind(a.type), T.kind(b.type)):
+        if op.startswith(("bitwise", "left", "right")) and not {T.kind(a.type), T.kind(b.type)} <= {"b", "i"}:
             raise self.error(node, f"{op} takes integers or bools, not {a.type} and {b.type}")
         t = rule(a.type, b.type)
         if op in ("left_shift", "right_shift"):
@@ -349,8 +353,7 @@ class Lowering:
 
     def direct(self, indices):
         """Whether every index is known not to be negative."""
-        return all((self.lower_bound(i) or 0) >= 0 and self.lower_bound(i) is not None
-                   for i in indices)
+        return all((bound := self.lower_bound(i)) is not None and bound >= 0 for i in indices)
 
     def expr_Call(self, node):
         func = node.func
@@ -518,10 +521,7 @@ class Lowering:
         return out
 
     def statement(self, node):
-        method = getattr(self, "stmt_" + type(node).__name__, None)
-        if method is None:
-            raise self.error(node, f"{type(node).__name__} statements are not supported")
-        return method(node)
+        return self.visit("stmt", node)
 
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
@@ -610,8 +610,7 @@ class Lowering:
         index = f"ts_index{self.temporaries}"
         self.temporaries += 1
         self.assign_type(node, index, "int64")
-        saved = self.lower_bounds.get(index)
-        self.lower_bounds[index] = 0
+        self.lower_bounds[index] = 0  # a name of its own: nothing else bounds it
         held = ir.Var(index, "int64")
         prologue = self.store_to(node, element_target,
                                  ir.Load(array, [held], array.type.dtype, True))
@@ -620,8 +619,7 @@ class Lowering:
         self.loop_depth += 1
         body = prologue + self.block(node.body)
         self.loop_depth -= 1
-        if saved is None:
-            self.lower_bounds.pop(index, None)
+        del self.lower_bounds[index]
         return [ir.ForRange(index, ir.Const(0, "int64"), ir.Shape(array, 0),
                             ir.Const(1, "int64"), body)]
 
