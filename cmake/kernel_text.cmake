@@ -48,3 +48,13 @@ tessera_embed_text(tessera_core STRIP_ALL
   ARRAY kPythonKernelFiles
   FILES
     jit/python_runtime.h)
+
+# What CUDA kernels from Python functions (tessera.cuda.jit) add: Numba's `cuda` module on
+# the device (jit/render_python.h's CUDA renderer).
+tessera_embed_text(tessera_core STRIP_ALL
+  OUTPUT python_cuda_text.cpp
+  HEADER jit/python_kernel_text.h
+  NAMESPACE tessera::jit
+  ARRAY kPythonCudaFiles
+  FILES
+    jit/python_cuda_runtime.h)

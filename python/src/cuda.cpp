@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend/cuda/driver.h"
+#include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/driver_memory.h"
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/ptxas.h"
@@ -129,6 +130,9 @@ void bind_cuda(nb::module_& parent) {
   });
   m.def("nvrtc_version", &cuda::nvrtc_version);
   m.def("nvrtc_available", &cuda::nvrtc_available);
+  m.def("generated_kernel_options", &cuda::generated_kernel_options,
+        "NVRTC's options for tessera's generated kernels (C++20, CCCL's headers, no FMA "
+        "contraction).");
   m.def("ptxas_available", &cuda::ptxas_available);
   // What tests use to prove a kernel compiles for real GPUs: PTX from NVRTC, and the cubin
   // ptxas assembles from it.
@@ -190,6 +194,45 @@ void bind_cuda(nb::module_& parent) {
     const Stream s = stream ? stream->stream : current_stream(d);
     cuda::launch(function, to_dims(grid, "grid"), to_dims(block, "block"), shared_mem, s, params,
                  "RawKernel");
+  }, nb::arg("function"), nb::arg("device"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
+     nb::arg("shared_mem"), nb::arg("stream").none());
+
+  // A tessera.cuda.jit kernel (jit/render_python.h's ts_python_kernel): a tessera array
+  // argument goes as its view (data address, extents, byte strides), anything else as the
+  // bytes given; the dynamic shared memory's size goes last.
+  m.def("launch_python", [](uintptr_t function, int device, nb::handle grid, nb::handle block,
+                            nb::sequence args, size_t shared_mem, const PyStream* stream) {
+    const Device d = Device::cuda(device);
+    std::vector<std::string> values;
+    for (nb::handle arg : args) {
+      if (NdArray* a = as_ndarray(arg)) {
+        if (a->array.device() != d) {
+          throw ValueError("[cuda.jit] argument " + std::to_string(values.size() + 1) + " is on " +
+                           a->array.device().str() + " but the kernel runs on " + d.str());
+        }
+        a->array.buffer()->before_write();  // the kernel may write it: pending readers go first
+        const char* data = reinterpret_cast<const char*>(a->array.data());
+        std::string view(reinterpret_cast<const char*>(&data), sizeof data);
+        const int n = a->array.ndim();
+        std::vector<long long> words(n > 0 ? 2 * n : 2, 0);
+        for (int k = 0; k < n; ++k) {
+          words[k] = a->array.shape()[k];
+          words[n + k] = a->array.strides()[k];
+        }
+        view.append(reinterpret_cast<const char*>(words.data()), words.size() * sizeof(long long));
+        values.push_back(std::move(view));
+      } else {
+        const nb::bytes b = nb::cast<nb::bytes>(arg);
+        values.emplace_back(b.c_str(), b.size());
+      }
+    }
+    const long long dynamic = static_cast<long long>(shared_mem);
+    values.emplace_back(reinterpret_cast<const char*>(&dynamic), sizeof dynamic);
+    std::vector<void*> params;
+    for (std::string& v : values) params.push_back(v.data());
+    const Stream s = stream ? stream->stream : current_stream(d);
+    cuda::launch(function, to_dims(grid, "grid"), to_dims(block, "block"), shared_mem, s, params,
+                 "cuda.jit");
   }, nb::arg("function"), nb::arg("device"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
      nb::arg("shared_mem"), nb::arg("stream").none());
 

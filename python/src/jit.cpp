@@ -349,6 +349,8 @@ void pool_parallel_for(long long count, int chunks, ChunkBody body, void* contex
 void bind_jit(nb::module_& m) {
   // The host C++ of a module's IR (for tests and for the curious: inspect_cpp()).
   m.def("_jit_render_host", [](const std::string& ir) { return jit::render_python_host(ir); });
+  m.def("_jit_render_cuda", [](const std::string& ir) { return jit::render_python_cuda(ir); });
+  m.attr("_jit_python_kernel_name") = jit::kPythonKernelName;
   // The entry point's address.
   m.def("_jit_compile_host", [](const std::string& ir) {
     const std::string source = jit::render_python_host(ir);

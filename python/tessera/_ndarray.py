@@ -77,6 +77,17 @@ def set_from_host(self, arr, stream=None):
         self[...] = asarray(np.ascontiguousarray(arr), device=self.device)
 
 
+def copy_to_host(self, ary=None, stream=0):
+    """Numba's DeviceNDArray.copy_to_host: a NumPy copy of the array (into `ary` when given,
+    which is returned)."""
+    return self.get(stream=None if isinstance(stream, int) and stream == 0 else stream, out=ary)
+
+
+def copy_to_device(self, ary, stream=0):
+    """Numba's DeviceNDArray.copy_to_device: copies the host array `ary` into this one."""
+    self.set(np.asarray(ary), stream=None if isinstance(stream, int) and stream == 0 else stream)
+
+
 class _on_stream:  # noqa: N801 - used as a context manager
     """Makes `stream` current for a copy (nothing when None)."""
 
@@ -359,7 +370,8 @@ class Flags:
 
 def _install():
     methods = {
-        "get": get, "set": set_from_host, "__array__": __array__, "__index__": __index__,
+        "get": get, "set": set_from_host, "copy_to_host": copy_to_host,
+        "copy_to_device": copy_to_device, "__array__": __array__, "__index__": __index__,
         "item": item,
         "tolist": tolist, "__iter__": __iter__, "__repr__": __repr__, "__str__": __str__,
         "__format__": __format__, "__reduce_ex__": __reduce_ex__, "__copy__": __copy__,

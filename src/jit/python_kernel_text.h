@@ -11,4 +11,8 @@ namespace tessera::jit {
 extern const EmbeddedFile kPythonKernelFiles[];
 extern const size_t kPythonKernelFilesCount;
 
+// What CUDA kernels from Python functions add (jit/python_cuda_runtime.h).
+extern const EmbeddedFile kPythonCudaFiles[];
+extern const size_t kPythonCudaFilesCount;
+
 }  // namespace tessera::jit

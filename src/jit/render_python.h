@@ -26,4 +26,13 @@ inline constexpr const char* kPythonBindName = "ts_python_bind";
 // the last one. std::invalid_argument for IR it cannot read.
 std::string render_python_host(std::string_view ir_text);
 
+// The CUDA kernel `ts_python_kernel` of a module of IR whose last function is a
+// `cuda.jit` kernel (it returns nothing): CUDA C++ for NVRTC or the simulator, with the
+// functors' text first. The kernel takes each parameter by value — a scalar in its type
+// (a complex as its two parts), an array as its view: the data address, then the extent
+// and the byte stride of each dimension, 8 bytes each — then the launch's dynamic shared
+// memory size (8 bytes).
+inline constexpr const char* kPythonKernelName = "ts_python_kernel";
+std::string render_python_cuda(std::string_view ir_text);
+
 }  // namespace tessera::jit

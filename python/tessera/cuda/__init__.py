@@ -1,5 +1,7 @@
 """CUDA devices (CuPy's ``cupy.cuda`` API): devices, streams, events, memory pools, pinned
-memory. Works with a GPU (libcuda is loaded at run time) and, under TESSERA_CUDA_SIM=1, with
+memory; and Numba's ``numba.cuda`` API: kernels written in Python (``jit``, with the
+kernel-side names ``grid``, ``threadIdx``, ``shared.array``, ``atomic.add`` ...),
+``to_device``, ``device_array``, ``synchronize``. Works with a GPU (libcuda is loaded at run time) and, under TESSERA_CUDA_SIM=1, with
 the CUDA simulator, which runs CUDA code on the CPU (slowly; its timings mean nothing).
 Without either, is_available() is False and Device(0) raises CUDARuntimeError."""
 
@@ -21,6 +23,22 @@ from ._memory import (
     pinned_array,
 )
 from ._stream import Event, Stream, get_current_stream, get_elapsed_time
+from ._kernel_api import *  # noqa: F403 (Numba's kernel-side names)
+from ._kernel_api import __all__ as _kernel_names
+from ._numba_api import (
+    default_stream,
+    detect,
+    device_array,
+    device_array_like,
+    event,
+    stream,
+    synchronize,
+    to_device,
+)
+from ..jit.cuda_dispatcher import NumbaPerformanceWarning, jit
+
+# Kernels compiled by tessera.cuda.jit find Numba's `cuda` names through this module.
+_tessera_cuda_name = ""
 
 __all__ = [
     "CUDARuntimeError", "Device", "Event", "Memory", "MemoryPointer", "MemoryPool",
@@ -28,6 +46,8 @@ __all__ = [
     "alloc_pinned_memory", "compiler", "get_current_stream", "get_default_memory_pool",
     "get_default_pinned_memory_pool", "get_device_id", "get_elapsed_time", "is_available",
     "mapped_array", "pinned_array", "runtime",
+    "NumbaPerformanceWarning", "default_stream", "detect", "device_array", "device_array_like",
+    "event", "jit", "stream", "synchronize", "to_device", *_kernel_names,
 ]
 
 

@@ -47,7 +47,7 @@ class Dispatcher:
         self.options = options
         self._source = None
         self._specializations = {}
-        self._lowered = {}  # argument types -> ir.Function, as a callee of other functions
+        self._lowered = {}  # (argument types, target) -> ir.Function
         self._lowering = set()
         self._fast = _core._JitHostDispatcher()  # the call path: types -> entry, in C++
         self.__name__ = getattr(py_func, "__name__", "jit_function")
@@ -80,23 +80,26 @@ class Dispatcher:
         where = f"{getattr(self.py_func, '__module__', '')}.{getattr(self.py_func, '__qualname__', '')}"
         return f"{self.__name__}_{zlib.crc32(f'{where}:{types}'.encode()):08x}"
 
-    def lower_for(self, types):
+    def lower_for(self, types, target="cpu"):
         """The typed IR of the specialization for argument types `types`, named uniquely
-        (`name__k`) so that several specializations can share a module. RecursionError when
-        it is already being lowered (a function calling itself)."""
-        function = self._lowered.get(types)
+        so that several specializations can share a module, for `target` ("cpu", or "cuda"
+        when a CUDA kernel calls it). RecursionError when it is already being lowered (a
+        function calling itself)."""
+        key = (types, target)
+        function = self._lowered.get(key)
         if function is None:
-            if types in self._lowering:
+            if key in self._lowering:
                 raise RecursionError(self.__name__)
             if self._source is None:
                 self._source = FunctionSource(self.py_func)
-            self._lowering.add(types)
+            self._lowering.add(key)
             try:
                 function = lower_function(self._source, list(types), self._ir_name(types),
-                                          bool(self.options.get("parallel", False)))
+                                          bool(self.options.get("parallel", False)) and target == "cpu",
+                                          target)
             finally:
-                self._lowering.discard(types)
-            self._lowered[types] = function
+                self._lowering.discard(key)
+            self._lowered[key] = function
         return function
 
     def specialization(self, *args):

@@ -19,7 +19,7 @@ import textwrap
 
 import numpy as np
 
-from . import ir
+from . import cuda_intrinsics, ir
 from . import types as T
 
 
@@ -72,8 +72,9 @@ def source_of(function):
 class Lowering:
     """One pass over the function with the variables' current types."""
 
-    def __init__(self, function, var_types, globals_, parallel=False):
+    def __init__(self, function, var_types, globals_, parallel=False, target="cpu"):
         self.function = function
+        self.target = target  # "cpu", or "cuda" (a cuda.jit kernel or device function)
         self.parallel = parallel  # prange loops run in parallel
         self.in_prange = False
         self.var_types = var_types
@@ -234,6 +235,10 @@ class Lowering:
         return ir.Select(cond, self.cast(a, t), self.cast(b, t), t)
 
     def expr_Attribute(self, node):
+        path = cuda_intrinsics.path_of(self, node)
+        if path is not None:
+            self.require_cuda(node, f"cuda.{path}")
+            return cuda_intrinsics.attribute(self, node, path)
         if isinstance(node.value, ast.Name) and self.globals.get(node.value.id) is math:
             if node.attr in MATH_CONSTANTS:
                 return ir.Const(MATH_CONSTANTS[node.attr], "float64")
@@ -337,19 +342,37 @@ class Lowering:
     def indices(self, node, array):
         """One int64 index per dimension, negative ones counting from the end (Numba
         wraps them)."""
-        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if len(items) != array.type.ndim:
-            raise self.error(node, f"{len(items)} indices for a {array.type.ndim}-d array "
+        return self.index_list(node, array, node.slice)
+
+    def index_list(self, node, array, index_node):
+        """The int64 indices of `index_node` (an integer, or a tuple of one per dimension)
+        into `array`."""
+        if isinstance(index_node, ast.Tuple):
+            values = []
+            for item in index_node.elts:
+                if isinstance(item, ast.Slice):
+                    raise self.error(node, "slices are not supported yet")
+                values.append(self.expr(item))
+        elif isinstance(index_node, ast.Slice):
+            raise self.error(node, "slices are not supported yet")
+        else:
+            value = self.expr(index_node)
+            values = ([ir.TupleGet(value, k, t) for k, t in enumerate(value.type.items)]
+                      if isinstance(value.type, T.TupleType) else [value])
+        if len(values) != array.type.ndim:
+            raise self.error(node, f"{len(values)} indices for a {array.type.ndim}-d array "
                                    "(slices and partial indexing are not supported yet)")
         out = []
-        for axis, item in enumerate(items):
-            if isinstance(item, ast.Slice):
-                raise self.error(node, "slices are not supported yet")
-            index = self.expr(item)
+        for index in values:
             if T.kind(index.type) not in "bi" or index.type == "bool":
                 raise self.error(node, f"an index must be an integer, not {index.type}")
             out.append(self.cast(index, "int64"))
         return out
+
+    def require_cuda(self, node, what):
+        if self.target != "cuda":
+            raise self.error(node, f"{what} exists only in CUDA kernels and device functions "
+                                   "(tessera.cuda.jit)")
 
     def direct(self, indices):
         """Whether every index is known not to be negative."""
@@ -357,6 +380,10 @@ class Lowering:
 
     def expr_Call(self, node):
         func = node.func
+        path = cuda_intrinsics.path_of(self, func)
+        if path is not None:
+            self.require_cuda(node, f"cuda.{path}()")
+            return cuda_intrinsics.call(self, node, path)
         if node.keywords and not (isinstance(func, ast.Attribute) and func.attr in ARRAY_CREATORS):
             raise self.error(node, "keyword arguments are not supported here")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
@@ -369,12 +396,42 @@ class Lowering:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and self.globals.get(func.value.id) is np and func.attr in ARRAY_CREATORS:
             return self.new_array(node, func.attr)
+        scalar_type = self.scalar_type_called(func)
+        if scalar_type is not None:
+            if len(node.args) != 1:
+                raise self.error(node, f"{ast.unparse(func)}() takes one number")
+            value = self.expr(node.args[0])
+            if not T.is_scalar(value.type):
+                raise self.error(node, f"{ast.unparse(func)}() of a {value.type}")
+            if scalar_type == "bool":
+                return self.truth(value)
+            return self.cast(value, scalar_type)
         if isinstance(func, ast.Name) and func.id in ("abs", "min", "max", "float", "int",
                                                       "bool", "complex", "range", "len"):
             return self.builtin_call(node, func.id)
         if isinstance(func, ast.Name) and hasattr(self.globals.get(func.id), "lower_for"):
             return self.jit_call(node, self.globals[func.id])
         raise self.error(node, f"calling {ast.unparse(func)} is not supported")
+
+    def scalar_type_called(self, func):
+        """The scalar type a call converts to when `func` names one (np.float32, a NumPy
+        scalar type imported by name, numba.float32), else None."""
+        chain, root = [], func
+        while isinstance(root, ast.Attribute):
+            chain.append(root.attr)
+            root = root.value
+        if not isinstance(root, ast.Name) or root.id in self.var_types or root.id in self.assigned:
+            return None
+        value = self.globals.get(root.id)
+        for attr in reversed(chain):
+            value = getattr(value, attr, None)
+        if isinstance(value, type) and issubclass(value, np.generic):
+            name = np.dtype(value).name
+        elif type(value).__module__.startswith("numba.core.types"):
+            name = str(value)
+        else:
+            return None
+        return name if name in T.SCALARS else None
 
     def math_call(self, node, name):
         args = [self.expr(a) for a in node.args]
@@ -405,6 +462,8 @@ class Lowering:
         try:
             value = eval(compile(ast.Expression(dtype_node), "<dtype>", "eval"),
                          dict(self.globals), {})
+            if type(value).__module__.startswith("numba"):  # numba.float32 and the like
+                value = str(value)
             name = np.dtype(value).name
         except Exception:
             raise self.error(node, f"dtype={ast.unparse(dtype_node)} is not a constant dtype")
@@ -418,6 +477,9 @@ class Lowering:
         if self.in_prange:
             raise self.error(node, f"np.{creator} inside a prange loop is not supported yet "
                                    "(create the array before the loop)")
+        if self.target == "cuda":
+            raise self.error(node, f"np.{creator} cannot allocate inside a CUDA kernel: use "
+                                   "cuda.local.array or cuda.shared.array")
         fill = creator.replace("_like", "")
         keywords = {k.arg: k.value for k in node.keywords}
         if set(keywords) - {"dtype"} or len(node.args) > 2 or not node.args:
@@ -467,7 +529,7 @@ class Lowering:
         joins the module, rendered before this function."""
         args = [self.expr(a) for a in node.args]
         try:
-            function = callee.lower_for(tuple(a.type for a in args))
+            function = callee.lower_for(tuple(a.type for a in args), self.target)
         except RecursionError:
             raise self.error(node, f"{callee.__name__}() calls itself: recursion is not "
                                    "supported yet") from None
@@ -526,6 +588,8 @@ class Lowering:
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return []  # a docstring
+        if isinstance(node.value, ast.Call):
+            return [ir.Evaluate(self.expr(node.value))]
         raise self.error(node, "an expression statement has no effect here")
 
     def stmt_Pass(self, node):
@@ -562,6 +626,13 @@ class Lowering:
         raise self.error(node, f"assigning to {type(target).__name__}")
 
     def stmt_Assign(self, node):
+        if isinstance(node.value, ast.Call):
+            path = cuda_intrinsics.path_of(self, node.value.func)
+            if path in cuda_intrinsics.ARRAY_MAKERS:
+                self.require_cuda(node, f"cuda.{path}()")
+                if len(node.targets) != 1:
+                    raise self.error(node, f"cuda.{path}(...) must be assigned to one name")
+                return cuda_intrinsics.local_array(self, node, node.targets[0], path, node.value)
         value = self.expr(node.value)
         out = []
         for target in node.targets:
@@ -592,15 +663,23 @@ class Lowering:
         return [ir.While(cond, body)]
 
     def for_elements(self, node):
-        """`for x in a` and `for i, x in enumerate(a)` over a 1-d array: a loop over its
-        indices (a hidden int64 variable, never negative) that reads the element first."""
+        """`for x in a` and `for i, x in enumerate(a)` over a 1-d array or a tuple whose
+        items share a type: a loop over its indices (a hidden int64 variable, never
+        negative) that reads the element first."""
         it = node.iter
         numbered = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
             and it.func.id == "enumerate" and len(it.args) == 1 and not it.keywords
-        array = self.expr(it.args[0] if numbered else it)
-        if not isinstance(array.type, T.ArrayType) or array.type.ndim != 1:
-            raise self.error(node, f"a for loop goes over range(...), a 1-d array or "
-                                   f"enumerate() of one, not a {array.type}")
+        sequence = self.expr(it.args[0] if numbered else it)
+        setup = []
+        if isinstance(sequence.type, T.TupleType) and len(set(sequence.type.items)) == 1:
+            temp = f"ts_tuple{self.temporaries}"  # evaluated once, before the loop
+            self.temporaries += 1
+            self.assign_type(node, temp, sequence.type)
+            setup = [ir.Assign(temp, sequence)]
+            sequence = ir.Var(temp, sequence.type)
+        elif not isinstance(sequence.type, T.ArrayType) or sequence.type.ndim != 1:
+            raise self.error(node, f"a for loop goes over range(...), a 1-d array, a tuple of "
+                                   f"one type or enumerate() of one, not a {sequence.type}")
         if numbered:
             if not (isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2):
                 raise self.error(node, "enumerate() gives pairs: `for i, x in enumerate(a)`")
@@ -612,16 +691,21 @@ class Lowering:
         self.assign_type(node, index, "int64")
         self.lower_bounds[index] = 0  # a name of its own: nothing else bounds it
         held = ir.Var(index, "int64")
-        prologue = self.store_to(node, element_target,
-                                 ir.Load(array, [held], array.type.dtype, True))
+        if isinstance(sequence.type, T.TupleType):
+            element = ir.TupleGet(sequence, held, sequence.type.items[0])
+            length = ir.Const(len(sequence.type.items), "int64")
+        else:
+            element = ir.Load(sequence, [held], sequence.type.dtype, True)
+            length = ir.Shape(sequence, 0)
+        prologue = self.store_to(node, element_target, element)
         if number_target is not None:
             prologue = self.store_to(node, number_target, held) + prologue
         self.loop_depth += 1
         body = prologue + self.block(node.body)
         self.loop_depth -= 1
         del self.lower_bounds[index]
-        return [ir.ForRange(index, ir.Const(0, "int64"), ir.Shape(array, 0),
-                            ir.Const(1, "int64"), body)]
+        return setup + [ir.ForRange(index, ir.Const(0, "int64"), length, ir.Const(1, "int64"),
+                                    body)]
 
     def stmt_For(self, node):
         if node.orelse:
@@ -804,9 +888,10 @@ def _assigned_in(statements):
     return names
 
 
-def lower_function(function, arg_types, name=None, parallel=False):
+def lower_function(function, arg_types, name=None, parallel=False, target="cpu"):
     """The typed IR of `function` called with arguments of `arg_types` (the IR function
-    named `name`, by default the Python function's name)."""
+    named `name`, by default the Python function's name), for `target` ("cpu", or "cuda":
+    Numba's `cuda` module is available)."""
     source = function if isinstance(function, FunctionSource) else FunctionSource(function)
     if len(arg_types) != len(source.params):
         raise TypingError(f"[jit] {source.name}() takes {len(source.params)} arguments, "
@@ -814,7 +899,7 @@ def lower_function(function, arg_types, name=None, parallel=False):
     params = dict(zip(source.params, arg_types))
     var_types = dict(params)
     for _ in range(64):
-        pass_ = Lowering(source, var_types, source.globals, parallel)
+        pass_ = Lowering(source, var_types, source.globals, parallel, target)
         body = pass_.block(source.definition.body)
         widened = dict(var_types)
         for variable, t in pass_.assigned.items():

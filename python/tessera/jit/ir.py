@@ -233,6 +233,32 @@ class Truth:
         return f"(truth {self.value.text()})"
 
 
+@dataclass
+class Intrinsic:
+    """A CUDA built-in of Numba's `cuda` module (thread indices, barriers, warp votes and
+    shuffles, atomics, bit operations), by the name the CUDA runtime of the generated code
+    gives it (src/jit/python_cuda_runtime.h), its arguments already of the types it takes.
+    `type` is "none" for one that returns nothing (used as a statement, Evaluate)."""
+    name: str
+    args: list
+    type: object
+
+    def text(self):
+        args = "".join(" " + a.text() for a in self.args)
+        return f"(intrinsic {self.name} {type_text(self.type)}{args})"
+
+
+@dataclass
+class Address:
+    """The address of array[indices] (an atomic's operand); indices as Load's."""
+    array: object
+    indices: list
+    type: object = "pointer"
+
+    def text(self):
+        return f"(address {self.array.text()} " + " ".join(i.text() for i in self.indices) + ")"
+
+
 # --- statements ------------------------------------------------------------------------------
 
 @dataclass
@@ -255,6 +281,32 @@ class Store:
         head = "store_direct" if self.direct else "store"
         return (f"({head} {self.array.text()} (" + " ".join(i.text() for i in self.indices) +
                 f") {self.value.text()})")
+
+
+@dataclass
+class Evaluate:
+    """An expression evaluated for its effect (`cuda.syncthreads()`, an atomic whose old
+    value is not used)."""
+    value: object
+
+    def text(self):
+        return f"(do {self.value.text()})"
+
+
+@dataclass
+class LocalArray:
+    """`target = cuda.shared.array(dims, dtype)` or `cuda.local.array(...)`: storage for the
+    C-contiguous array `type` of the constant extents `dims`, in shared memory (`space`
+    "shared"; "dynamic" for a length of 0, the launch's dynamic shared memory) or in the
+    thread's own memory ("local"), viewed by the variable `target`."""
+    target: str
+    space: str
+    type: object
+    dims: list
+
+    def text(self):
+        dims = "".join(f" {d}" for d in self.dims)
+        return f"(local_array {self.target} {self.space} {type_text(self.type)}{dims})"
 
 
 @dataclass

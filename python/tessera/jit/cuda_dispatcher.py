@@ -1,0 +1,268 @@
+"""`tessera.cuda.jit`: CUDA kernels and device functions written in Python, as Numba's
+`@cuda.jit`. The same front end as `tessera.jit` types the function for its arguments (with
+Numba's `cuda` module available, cuda_intrinsics.py); the CUDA renderer makes the module a
+CUDA C++ kernel, which NVRTC compiles for the GPU (or the simulator runs on the CPU), cached
+in memory and on disk like every kernel.
+
+A kernel is launched as Numba's are: `kernel[griddim, blockdim](args)`, optionally with a
+stream and a number of bytes of dynamic shared memory. Arguments are tessera arrays on the
+kernel's device (passed as they are), objects exposing `__cuda_array_interface__`, NumPy
+arrays (copied to the device before the launch and back after it, with Numba's performance
+warning), and numbers.
+"""
+
+import numbers
+import warnings
+import zlib
+
+import numpy as np
+
+from .. import _core
+from . import types as T
+from .frontend import FunctionSource, TypingError, lower_function
+
+
+class NumbaPerformanceWarning(UserWarning):
+    """Numba's warning for a launch that copies host arrays to the device and back."""
+
+
+MISSING_LAUNCH_CONFIG = ("Kernel launch configuration was not specified. Use the syntax:\n\n"
+                         "kernel_function[blockspergrid, threadsperblock](arg0, arg1, ..., argn)")
+
+
+def launch_dims(dim, name):
+    """A grid or block shape as three ints (Numba's checks and messages)."""
+    dims = list(dim) if isinstance(dim, (tuple, list)) else [dim]
+    if len(dims) > 3 or not dims:
+        raise ValueError(f"{name} must be a sequence of 1, 2 or 3 integers, got {dims!r}")
+    for v in dims:
+        if not isinstance(v, numbers.Integral) or isinstance(v, bool):
+            raise TypeError(f"{name} must be a sequence of integers, got {dims!r}")
+        if v < 1:
+            raise ValueError(f"{name} must be positive, got {dims!r}")
+    return tuple(int(v) for v in dims) + (1,) * (3 - len(dims))
+
+
+def _interface_type(interface):
+    """The array type of a `__cuda_array_interface__` dictionary."""
+    dtype = np.dtype(interface["typestr"])
+    shape = tuple(interface["shape"])
+    strides = interface.get("strides")
+    layout = "C" if strides is None else _layout_of(shape, tuple(strides), dtype.itemsize)
+    readonly = bool(interface["data"][1])
+    if not dtype.isnative or dtype.name not in T.SCALARS:
+        return None
+    return T.ArrayType(dtype.name, len(shape), layout, readonly)
+
+
+def _layout_of(shape, strides, itemsize):
+    def contiguous(order):
+        step = itemsize
+        for extent, stride in order:
+            if extent > 1 and stride != step:
+                return False
+            step *= extent
+        return True
+    pairs = list(zip(shape, strides))
+    if contiguous(pairs[::-1]):
+        return "C"
+    if contiguous(pairs):
+        return "F"
+    return "A"
+
+
+def _interface_bytes(interface):
+    """A `__cuda_array_interface__` array's view, as the kernel takes it."""
+    shape = tuple(interface["shape"])
+    strides = interface.get("strides")
+    itemsize = np.dtype(interface["typestr"]).itemsize
+    if strides is None:
+        strides, step = [], itemsize
+        for extent in reversed(shape):
+            strides.insert(0, step)
+            step *= extent
+    words = list(shape) + list(strides) if shape else [0, 0]
+    return np.array([interface["data"][0]] + words, dtype=np.int64).tobytes()
+
+
+class KernelSpecialization:
+    """One compiled kernel: its IR, its CUDA C++ and its module (loaded per device)."""
+
+    def __init__(self, function_ir):
+        self.ir = function_ir
+        self.text = function_ir.module_text()
+        self.source = _core._jit_render_cuda(self.text)
+        self.module = _core._cuda._Module(self.source, _core._cuda.generated_kernel_options(), [])
+        self._handles = {}
+
+    def handle(self, device):
+        handle = self._handles.get(device)
+        if handle is None:
+            handle = self._handles[device] = self.module.function(
+                _core._jit_python_kernel_name, device)
+        return handle
+
+
+class CUDADispatcher:
+    """What `@cuda.jit` makes of a function: a kernel to launch with `kernel[grid, block]`,
+    or with `device=True` a device function that kernels call."""
+
+    def __init__(self, py_func, device=False, **options):
+        self.py_func = py_func
+        self.device = device
+        self.options = options
+        self._source = None
+        self._lowered = {}
+        self._lowering = set()
+        self._kernels = {}  # argument types -> KernelSpecialization
+        self.__name__ = getattr(py_func, "__name__", "kernel")
+        self.__doc__ = getattr(py_func, "__doc__", None)
+        self.__wrapped__ = py_func
+
+    # --- compiling --------------------------------------------------------------------------
+
+    def _ir_name(self, types):
+        where = f"{getattr(self.py_func, '__module__', '')}.{getattr(self.py_func, '__qualname__', '')}"
+        return f"{self.__name__}_{zlib.crc32(f'cuda:{where}:{types}'.encode()):08x}"
+
+    def lower_for(self, types, target="cuda"):
+        """The typed IR for argument types `types` (as a callee: a device function)."""
+        if target != "cuda":
+            raise TypingError(f"[cuda.jit] {self.__name__}() is a CUDA function: only CUDA "
+                              "kernels and device functions can call it")
+        function = self._lowered.get(types)
+        if function is None:
+            if types in self._lowering:
+                raise RecursionError(self.__name__)
+            if self._source is None:
+                self._source = FunctionSource(self.py_func)
+            self._lowering.add(types)
+            try:
+                function = lower_function(self._source, list(types), self._ir_name(types),
+                                          target="cuda")
+            finally:
+                self._lowering.discard(types)
+            self._lowered[types] = function
+        return function
+
+    def specialization(self, types):
+        spec = self._kernels.get(types)
+        if spec is None:
+            function = self.lower_for(types)
+            if function.return_type != T.NONE or function.returns_argument is not None:
+                raise TypingError(f"[cuda.jit] {self.__name__}(): a kernel returns nothing, "
+                                  f"but it returns a {function.return_type}")
+            spec = self._kernels[types] = KernelSpecialization(function)
+        return spec
+
+    @property
+    def signatures(self):
+        return list(self._kernels)
+
+    def inspect_cuda(self, *args):
+        """The CUDA C++ generated for the types of `args`."""
+        return self.specialization(self._arguments(args, None, [])[0]).source
+
+    def inspect_ir(self, *args):
+        """The typed IR for the types of `args`, as text."""
+        return self.specialization(self._arguments(args, None, [])[0]).text
+
+    # --- launching --------------------------------------------------------------------------
+
+    def __getitem__(self, config):
+        if self.device:
+            raise TypeError(f"[cuda.jit] {self.__name__}() is a device function: call it from a "
+                            "kernel, it cannot be launched")
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError("a kernel's launch configuration is [griddim, blockdim], "
+                             "[griddim, blockdim, stream] or [griddim, blockdim, stream, "
+                             f"dynamic_shared_bytes], got {config!r}")
+        return _Launch(self, *config)
+
+    def __call__(self, *args, **kwargs):
+        if self.device:
+            raise TypeError(f"[cuda.jit] {self.__name__}() is a device function: it can only be "
+                            "called from a kernel or another device function")
+        raise ValueError(MISSING_LAUNCH_CONFIG)
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launch over `ntasks` threads in blocks of `tpb` (Numba's default: 128 here)."""
+        tpb = int(tpb) or 128
+        return _Launch(self, max(1, -(-int(ntasks) // tpb)), tpb, stream, sharedmem)
+
+    def _arguments(self, args, device, copies):
+        """The argument types, and what the launch passes for each (a tessera array on
+        `device`, or bytes); host arrays copied to the device are noted in `copies`."""
+        from .. import asarray  # noqa: PLC0415 (tessera imports this package)
+        types, values = [], []
+        for i, a in enumerate(args):
+            interface = None if isinstance(a, _core.ndarray) else getattr(
+                a, "__cuda_array_interface__", None)
+            if interface is not None:
+                t = _interface_type(interface)
+                if t is None:
+                    raise TypingError(f"[cuda.jit] {self.__name__}() argument {i + 1}: arrays of "
+                                      f"{interface['typestr']} are not supported")
+                types.append(t)
+                values.append(_interface_bytes(interface))
+                continue
+            t = T.typeof(a)
+            if t is None or isinstance(t, T.TupleType):
+                raise TypingError(f"[cuda.jit] {self.__name__}() argument {i + 1}: a "
+                                  f"{type(a).__name__} is not a number or an array")
+            types.append(t)
+            if isinstance(t, T.ArrayType):
+                on_device = isinstance(a, _core.ndarray) and str(a.device) != "cpu"
+                if on_device or device is None:
+                    values.append(a)
+                    continue
+                copy = asarray(a, device=f"cuda:{device}")
+                copies.append((a, copy))
+                values.append(copy)
+            else:
+                values.append(np.array(a, dtype=t).tobytes())
+        return tuple(types), values
+
+    def launch(self, args, griddim, blockdim, stream=0, sharedmem=0):
+        from ..cuda._device import get_device_id  # noqa: PLC0415
+        grid, block = launch_dims(griddim, "griddim"), launch_dims(blockdim, "blockdim")
+        if not isinstance(sharedmem, numbers.Integral) or sharedmem < 0:
+            raise ValueError(f"dynamic shared memory must be a non-negative number of bytes, got "
+                             f"{sharedmem!r}")
+        stream = None if stream is None or (isinstance(stream, int) and stream == 0) else stream
+        device = get_device_id() if stream is None else stream.device_id
+        copies = []
+        types, values = self._arguments(args, device, copies)
+        if copies:
+            warnings.warn("Host array used in CUDA kernel will incur copy overhead to/from "
+                          "device.", NumbaPerformanceWarning, stacklevel=3)
+        spec = self.specialization(types)
+        _core._cuda.launch_python(spec.handle(device), device, grid, block, values,
+                                  int(sharedmem), None if stream is None else stream._stream)
+        for host, copy in copies:  # back to the host arrays, as Numba does
+            if host.flags["WRITEABLE"]:
+                host[...] = copy.get()
+
+
+class _Launch:
+    """A kernel with its launch configuration: call it with the arguments."""
+
+    def __init__(self, dispatcher, griddim, blockdim, stream=0, sharedmem=0):
+        self.dispatcher = dispatcher
+        self.griddim, self.blockdim = griddim, blockdim
+        self.stream, self.sharedmem = stream, sharedmem
+
+    def __call__(self, *args):
+        self.dispatcher.launch(args, self.griddim, self.blockdim, self.stream, self.sharedmem)
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """Numba's `@cuda.jit`: `@cuda.jit`, `@cuda.jit(device=True)`, `@cuda.jit(debug=...,
+    fastmath=..., cache=..., lineinfo=...)`. Kernels are compiled on first launch for the
+    arguments' types."""
+    if func_or_sig is None:
+        return lambda f: CUDADispatcher(f, device=device, **options)
+    if isinstance(func_or_sig, (str, list, tuple)) or not callable(func_or_sig):
+        raise TypeError("[cuda.jit] eager signatures are not supported yet: use @cuda.jit "
+                        "without one")
+    return CUDADispatcher(func_or_sig, device=device, **options)

@@ -1,0 +1,383 @@
+#include "jit/render_python_body.h"
+
+#include <map>
+#include <stdexcept>
+
+#include "jit/kernel_text.h"
+#include "tessera/dtype.h"
+#include "tessera/ufunc.h"
+
+namespace tessera::jit::python_ir {
+namespace {
+
+DType scalar_dtype(const std::string& name) {
+  for (int d = 0; d < kNumDTypes; ++d) {
+    if (dtype_name(static_cast<DType>(d)) == name) return static_cast<DType>(d);
+  }
+  throw std::invalid_argument("[jit] bad IR: no scalar type '" + name + "'");
+}
+
+}  // namespace
+
+[[noreturn]] void bad(const SExpr& e, const std::string& what) {
+  throw std::invalid_argument("[jit] bad IR in (" + e.head() + " ...): " + what);
+}
+
+std::string cpp_type(const SExpr& t) {
+  if (!t.is_list()) {
+    if (t.text == "none") return "void";
+    return std::string(element_type(scalar_dtype(t.text)));
+  }
+  if (t.head() == "tuple") {
+    std::string s = "tessera::pyjit::Tuple<";
+    for (size_t i = 1; i < t.size(); ++i) s += (i > 1 ? ", " : "") + cpp_type(t.at(i));
+    return s + ">";
+  }
+  if (t.head() == "array") {
+    const std::string& layout = t.at(3).text;
+    return "tessera::pyjit::Array<" + cpp_type(t.at(1)) + ", " + t.at(2).text + ", tessera::pyjit::" +
+           (layout == "C" ? "kCLayout" : layout == "F" ? "kFLayout" : "kAnyLayout") + ">";
+  }
+  bad(t, "a type that cannot be rendered yet");
+}
+
+// Prefixed, so that no Python name (`new`, `int`, `this`) is a C++ keyword or one of the
+// generated code's own names.
+std::string ident(const std::string& name) { return "v_" + name; }
+
+bool is_complex_type(const SExpr& t) {
+  return !t.is_list() && (t.text == "complex64" || t.text == "complex128");
+}
+
+namespace {
+
+class BodyRenderer {
+ public:
+  explicit BodyRenderer(Target target) : target_(target) {}
+
+  std::string expr(const SExpr& e) {
+    const std::string& h = e.head();
+    if (h == "const") return constant(e);
+    if (h == "var") return ident(e.at(1).text);
+    if (h == "cast") {
+      if (e.at(1).head() == "array") return cpp_type(e.at(1)) + "(" + expr(e.at(2)) + ")";
+      return "tessera::kernels::cast_value<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ")";
+    }
+    if (h == "new_array") {
+      const SExpr& t = e.at(2);
+      const std::string T = cpp_type(t.at(1));
+      std::string dims;
+      for (size_t i = 3; i < e.size(); ++i) dims += (i > 3 ? ", " : "") + expr(e.at(i));
+      const std::string& fill = e.at(1).text;
+      return "tessera::pyjit::new_array<" + T + ", " + t.at(2).text + ">({" + dims + "}, " +
+             (fill == "empty" ? "true" : "false") + ", " + T + "(" + (fill == "ones" ? "1" : "0") +
+             "))";
+    }
+    if (h == "binary") return binary(e);
+    if (h == "compare") return compare(e);
+    if (h == "unary") return unary(e);
+    if (h == "select") {
+      return "(" + expr(e.at(2)) + " ? " + expr(e.at(3)) + " : " + expr(e.at(4)) + ")";
+    }
+    if (h == "call") return call(e);
+    if (h == "call_function") {
+      std::string s = "ts_python_" + e.at(1).text + "(";
+      for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
+      return s + ")";
+    }
+    if (h == "tuple_make") {
+      std::string s = "tessera::pyjit::Tuple<";
+      const SExpr& t = e.at(1);
+      for (size_t i = 1; i < t.size(); ++i) s += (i > 1 ? ", " : "") + cpp_type(t.at(i));
+      s += ">{";
+      // Nested braces: {head, {next, {...}}}.
+      std::string close;
+      for (size_t i = 2; i < e.size(); ++i) {
+        s += expr(e.at(i)) + ", {";
+        close += "}";
+      }
+      return s + close + "}";
+    }
+    if (h == "tuple_get") return "tessera::pyjit::get<" + e.at(3).text + ">(" + expr(e.at(2)) + ")";
+    if (h == "tuple_at") return "tessera::pyjit::get_at(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ")";
+    if (h == "complex") return cpp_type(e.at(1)) + "(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ")";
+    if (h == "part") return "(" + expr(e.at(3)) + ")." + e.at(1).text + "()";
+    if (h == "load") return load(e, "");
+    if (h == "load_direct") return load(e, ".direct");
+    if (h == "shape") {
+      return "static_cast<" + std::string(element_type(DType::Int64)) + ">(" + expr(e.at(1)) +
+             ".shape[" + e.at(2).text + "])";
+    }
+    if (h == "intrinsic") return intrinsic(e);
+    if (h == "address") return "&" + load(e, "");
+    if (h == "truth") {
+      const std::string v = expr(e.at(1));
+      return "(" + v + " != decltype(" + v + ")(0))";
+    }
+    bad(e, "unknown expression");
+  }
+
+  std::string block(const SExpr& b, const std::string& indent) {
+    if (b.head() != "block") bad(b, "expected a block");
+    std::string s;
+    for (size_t i = 1; i < b.size(); ++i) s += statement(b.at(i), indent);
+    return s;
+  }
+
+  std::string filename;
+
+ private:
+  std::string constant(const SExpr& e) {
+    const std::string T = cpp_type(e.at(1));
+    if (is_complex_type(e.at(1))) {
+      return T + "(" + e.at(2).text + ", " + e.at(3).text + ")";
+    }
+    const std::string& v = e.at(2).text;
+    if (v == "inf") return "std::numeric_limits<" + T + ">::infinity()";
+    if (v == "-inf") return "(-std::numeric_limits<" + T + ">::infinity())";
+    if (v == "nan") return "std::numeric_limits<" + T + ">::quiet_NaN()";
+    if (e.at(1).text == "int64") return "static_cast<" + T + ">(" + v + "LL)";
+    if (e.at(1).text == "uint64") return "static_cast<" + T + ">(" + v + "ULL)";
+    return "static_cast<" + T + ">(" + v + ")";
+  }
+
+  static std::string functor(const SExpr& e, const std::string& ufunc) {
+    const auto op = find_ufunc(ufunc);
+    if (!op) bad(e, "no ufunc '" + ufunc + "'");
+    return functor_name(*op) + "{}";
+  }
+
+  std::string binary(const SExpr& e) {
+    const std::string& op = e.at(1).text;
+    const std::string a = expr(e.at(3)), b = expr(e.at(4));
+    if (target_ == Target::kHost && (op == "divide" || op == "floor_divide" || op == "remainder")) {
+      return functor(e, op) + "(" + a + ", tessera::pyjit::checked_divisor(" + b + "))";
+    }
+    if (op == "left_shift" || op == "right_shift") {
+      // NumPy's shift loops take both operands in one type.
+      const std::string T = cpp_type(e.at(2));
+      return functor(e, op) + "(" + a + ", static_cast<" + T + ">(" + b + "))";
+    }
+    return functor(e, op) + "(" + a + ", " + b + ")";
+  }
+
+  std::string compare(const SExpr& e) {
+    static const std::map<std::string, std::string> ufuncs = {
+        {"lt", "less"}, {"le", "less_equal"}, {"gt", "greater"},
+        {"ge", "greater_equal"}, {"eq", "equal"}, {"ne", "not_equal"}};
+    const auto it = ufuncs.find(e.at(1).text);
+    if (it == ufuncs.end()) bad(e, "unknown comparison");
+    return "static_cast<bool>(" + functor(e, it->second) + "(" + expr(e.at(2)) + ", " +
+           expr(e.at(3)) + "))";
+  }
+
+  std::string unary(const SExpr& e) {
+    const std::string& op = e.at(1).text;
+    const std::string v = expr(e.at(3));
+    if (op == "not") return "(!" + v + ")";
+    if (op == "pos") return v;
+    if (op == "neg") return functor(e, "negative") + "(" + v + ")";
+    if (op == "invert") return functor(e, "invert") + "(" + v + ")";
+    bad(e, "unknown unary op");
+  }
+
+  std::string call(const SExpr& e) {
+    std::string s = "static_cast<" + cpp_type(e.at(2)) + ">(" + functor(e, e.at(1).text) + "(";
+    for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
+    return s + "))";
+  }
+
+  // A CUDA built-in of Numba's `cuda` module: tessera::pyjit::gpu::<name>
+  // (jit/python_cuda_runtime.h), its arguments already of the types it takes.
+  std::string intrinsic(const SExpr& e) {
+    if (target_ != Target::kCuda) bad(e, "CUDA intrinsics exist only in CUDA kernels");
+    std::string s = "tessera::pyjit::gpu::" + e.at(1).text + "(";
+    for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
+    return s + ")";
+  }
+
+  // `(local_array name space type dims...)`: the storage of cuda.shared.array (space
+  // shared, or dynamic for a length of 0: the launch's dynamic shared memory) or
+  // cuda.local.array, and the variable `name` viewing it.
+  std::string local_array(const SExpr& st, const std::string& in) {
+    if (target_ != Target::kCuda) bad(st, "shared and local arrays exist only in CUDA kernels");
+    const std::string& space = st.at(2).text;
+    const SExpr& t = st.at(3);
+    const std::string T = cpp_type(t.at(1));
+    const std::string storage = "ts_" + space + std::to_string(arrays_++);
+    std::string dims;
+    long long count = 1;
+    for (size_t i = 4; i < st.size(); ++i) {
+      dims += (i > 4 ? ", " : "") + st.at(i).text + "LL";
+      count *= std::stoll(st.at(i).text);
+    }
+    std::string s;
+    if (space == "dynamic") {
+      if (!kernel) bad(st, "dynamic shared memory is only in the kernel itself");
+      s += in + "extern __shared__ __align__(16) unsigned char " + storage + "[];\n";
+      dims = std::string(kDynamicSharedBytes) + " / static_cast<long long>(sizeof(" + T + "))";
+      s += in + ident(st.at(1).text) + " = tessera::pyjit::gpu::view<" + T + ", 1>(reinterpret_cast<" +
+           T + "*>(" + storage + "), {" + dims + "});\n";
+      return s;
+    }
+    s += in + (space == "shared" ? "__shared__ " : "") + T + " " + storage + "[" +
+         std::to_string(count > 0 ? count : 1) + "];\n";
+    s += in + ident(st.at(1).text) + " = tessera::pyjit::gpu::view<" + T + ", " + t.at(2).text +
+         ">(" + storage + ", {" + dims + "});\n";
+    return s;
+  }
+
+  std::string load(const SExpr& e, const std::string& method) {
+    std::string s = expr(e.at(1)) + method + "(";
+    for (size_t i = 2; i < e.size(); ++i) s += (i > 2 ? ", " : "") + expr(e.at(i));
+    return s + ")";
+  }
+
+  std::string statement(const SExpr& st, const std::string& in) {
+    const std::string& h = st.head();
+    const std::string deeper = in + "  ";
+    if (h == "line") return "#line " + st.at(1).text + " \"" + filename + "\"\n";
+    if (h == "assign") return in + ident(st.at(1).text) + " = " + expr(st.at(2)) + ";\n";
+    if (h == "store" || h == "store_direct") {
+      std::string target = expr(st.at(1)) + (h == "store" ? "(" : ".direct(");
+      const SExpr& indices = st.at(2);
+      for (size_t i = 0; i < indices.size(); ++i) target += (i ? ", " : "") + expr(indices.at(i));
+      return in + target + ") = " + expr(st.at(3)) + ";\n";
+    }
+    if (h == "if") {
+      std::string s = in + "if (" + expr(st.at(1)) + ") {\n" + block(st.at(2), deeper) + in + "}";
+      if (st.at(3).size() > 1) s += " else {\n" + block(st.at(3), deeper) + in + "}";
+      return s + "\n";
+    }
+    if (h == "while") {
+      return in + "while (" + expr(st.at(1)) + ") {\n" + block(st.at(2), deeper) + in + "}\n";
+    }
+    if (h == "for") return for_range(st, in);
+    if (h == "parallel_for") return parallel_range(st, in);
+    if (h == "do") return in + expr(st.at(1)) + ";\n";
+    if (h == "local_array") return local_array(st, in);
+    if (h == "break") return in + "break;\n";
+    if (h == "continue") return in + "continue;\n";
+    if (h == "return") {
+      return st.size() > 1 ? in + "return " + expr(st.at(1)) + ";\n" : in + "return;\n";
+    }
+    bad(st, "unknown statement");
+  }
+
+  // Python's range: the bounds and the step evaluated once, the count of iterations fixed
+  // before the first (a body that assigns the loop variable does not change the next one).
+  std::string for_range(const SExpr& st, const std::string& in) {
+    const std::string var = ident(st.at(1).text);
+    const std::string id = std::to_string(loops_++);
+    const std::string start = "ts_start" + id, stop = "ts_stop" + id, step = "ts_step" + id;
+    const std::string count = "ts_count" + id, k = "ts_k" + id;
+    std::string s = in + "{\n";
+    const std::string d = in + "  ";
+    s += d + "const auto " + start + " = " + expr(st.at(2)) + ";\n";
+    s += d + "const auto " + stop + " = " + expr(st.at(3)) + ";\n";
+    s += d + "const auto " + step + " = " + expr(st.at(4)) + ";\n";
+    s += d + "const auto " + count + " = tessera::pyjit::range_count(" + start + ", " + stop +
+         ", " + step + ");\n";
+    s += d + "for (long long " + k + " = 0; " + k + " < " + count + "; ++" + k +
+         ") {\n";
+    s += d + "  " + var + " = " + start + " + static_cast<decltype(" + start + ")>(" + k + ") * " +
+         step + ";\n";
+    s += block(st.at(5), d + "  ") + d + "}\n" + in + "}\n";
+    return s;
+  }
+
+  // A prange loop: chunks on the pool, each with its own private variables and partial
+  // reductions (starting at the op's identity), combined in chunk order afterwards.
+  std::string parallel_range(const SExpr& st, const std::string& in) {
+    const std::string id = std::to_string(loops_++);
+    const std::string start = "ts_start" + id, step = "ts_step" + id, count = "ts_count" + id;
+    const std::string chunks = "ts_chunks" + id, body = "ts_body" + id;
+    const SExpr& reductions = st.at(5);
+    const SExpr& privates = st.at(6);
+    const std::string d = in + "  ";
+    std::string s = in + "{\n";
+    s += d + "const auto " + start + " = " + expr(st.at(2)) + ";\n";
+    s += d + "const auto " + step + " = " + expr(st.at(4)) + ";\n";
+    s += d + "const long long " + count + " = tessera::pyjit::range_count(" + start + ", " +
+         expr(st.at(3)) + ", " + step + ");\n";
+    s += d + "const int " + chunks + " = tessera::pyjit::parallel_chunks(" + count + ");\n";
+    for (size_t i = 1; i < reductions.size(); ++i) {
+      const std::string name = reductions.at(i).at(0).text;
+      s += d + type_of(name) + " ts_part" + id + "_" + name + "[tessera::pyjit::kMostChunks];\n";
+    }
+    s += d + "auto " + body + " = [&](long long ts_begin, long long ts_end, int ts_chunk) {\n";
+    const std::string b = d + "  ";
+    for (size_t i = 1; i < privates.size(); ++i) {
+      s += b + type_of(privates.at(i).text) + " " + ident(privates.at(i).text) + "{};\n";
+    }
+    for (size_t i = 1; i < reductions.size(); ++i) {
+      const std::string name = reductions.at(i).at(0).text;
+      const std::string identity = reductions.at(i).at(1).text == "add" ? "0" : "1";
+      s += b + type_of(name) + " " + ident(name) + " = " + type_of(name) + "(" + identity + ");\n";
+    }
+    s += b + "for (long long ts_k = ts_begin; ts_k < ts_end; ++ts_k) {\n";
+    s += b + "  " + ident(st.at(1).text) + " = " + start + " + static_cast<decltype(" + start +
+         ")>(ts_k) * " + step + ";\n";
+    s += block(st.at(7), b + "  ") + b + "}\n";
+    for (size_t i = 1; i < reductions.size(); ++i) {
+      const std::string name = reductions.at(i).at(0).text;
+      s += b + "ts_part" + id + "_" + name + "[ts_chunk] = " + ident(name) + ";\n";
+    }
+    s += d + "};\n";
+    s += d + "tessera::pyjit::parallel_range(" + count + ", " + chunks + ", " + body + ");\n";
+    for (size_t i = 1; i < reductions.size(); ++i) {
+      const std::string name = reductions.at(i).at(0).text;
+      const std::string op = reductions.at(i).at(1).text == "add" ? "Add" : "Multiply";
+      s += d + "for (int ts_c = 0; ts_c < " + chunks + "; ++ts_c) " + ident(name) +
+           " = tessera::kernels::" + op + "{}(" + ident(name) + ", ts_part" + id + "_" + name +
+           "[ts_c]);\n";
+    }
+    return s + in + "}\n";
+  }
+
+  std::string type_of(const std::string& variable) const {
+    const auto it = variable_types.find(variable);
+    if (it == variable_types.end()) throw std::invalid_argument("[jit] bad IR: no variable " + variable);
+    return it->second;
+  }
+
+ public:
+  std::map<std::string, std::string> variable_types;  // C++ types of locals and parameters
+  bool kernel = false;  // a CUDA kernel's own function (it has dynamic shared memory)
+
+ private:
+  Target target_;
+  int loops_ = 0;
+  int arrays_ = 0;
+};
+
+}  // namespace
+
+std::string render_function(const SExpr& f, Target target, bool kernel) {
+  if (f.head() != "function") bad(f, "expected a function");
+  BodyRenderer body(target);
+  body.kernel = kernel;
+  body.filename = f.at(2).text;
+  const SExpr& params = f.at(3);
+  const SExpr& locals = f.at(5);
+  for (size_t i = 0; i < params.size(); ++i) {
+    body.variable_types[params.at(i).at(0).text] = cpp_type(params.at(i).at(1));
+  }
+  for (size_t i = 1; i < locals.size(); ++i) {
+    body.variable_types[locals.at(i).at(0).text] = cpp_type(locals.at(i).at(1));
+  }
+  std::string s = "#line 1 \"[tessera] python function " + f.at(1).text + "\"\n";
+  s += std::string(target == Target::kCuda ? "static __device__ " : "static ") + cpp_type(f.at(4)) +
+       " ts_python_" + f.at(1).text + "(";
+  for (size_t i = 0; i < params.size(); ++i) {
+    s += (i ? ", " : "") + cpp_type(params.at(i).at(1)) + " " + ident(params.at(i).at(0).text);
+  }
+  if (kernel) s += std::string(params.size() ? ", " : "") + "long long " + kDynamicSharedBytes;
+  s += ") {\n";
+  for (size_t i = 1; i < locals.size(); ++i) {
+    s += "  " + cpp_type(locals.at(i).at(1)) + " " + ident(locals.at(i).at(0).text) + "{};\n";
+  }
+  return s + body.block(f.at(6), "  ") + "}\n";
+}
+
+}  // namespace tessera::jit::python_ir

@@ -1,0 +1,44 @@
+#include <string>
+
+#include "jit/kernel_text.h"
+#include "jit/python_kernel_text.h"
+#include "jit/render_python.h"
+#include "jit/render_python_body.h"
+#include "jit/sexpr.h"
+
+namespace tessera::jit {
+
+std::string render_python_cuda(std::string_view ir_text) {
+  const SExpr module = parse_sexpr(ir_text);
+  if (module.head() != "module" || module.size() < 2) python_ir::bad(module, "expected a module");
+  // The functors first (what NVRTC takes as its precompiled header), then the runtimes.
+  std::string s = kernel_functors_text();
+  for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
+    s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
+         std::string(kPythonKernelFiles[i].text) + "\n";
+  }
+  for (size_t i = 0; i < kPythonCudaFilesCount; ++i) {
+    s += "#line 1 \"" + std::string(kPythonCudaFiles[i].path) + "\"\n" +
+         std::string(kPythonCudaFiles[i].text) + "\n";
+  }
+  const size_t last = module.size() - 1;
+  for (size_t i = 1; i <= last; ++i) {
+    s += python_ir::render_function(module.at(i), python_ir::Target::kCuda, i == last);
+  }
+  // The kernel: its parameters by value, as the launch packs them (jit/render_python.h).
+  const SExpr& f = module.at(last);
+  const SExpr& params = f.at(3);
+  std::string declared, passed;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const std::string a = "a" + std::to_string(i);
+    declared += python_ir::cpp_type(params.at(i).at(1)) + " " + a + ", ";
+    passed += a + ", ";
+  }
+  s += "#line 1 \"[tessera] python kernel entry\"\n";
+  s += "extern \"C\" __global__ void " + std::string(kPythonKernelName) + "(" + declared +
+       "long long dynamic_shared_bytes) {\n";
+  s += "  ts_python_" + f.at(1).text + "(" + passed + "dynamic_shared_bytes);\n}\n";
+  return s;
+}
+
+}  // namespace tessera::jit
