@@ -141,8 +141,14 @@ __device__ unsigned ffs(T x) {
   }
 }
 
-__device__ inline unsigned brev(unsigned x) { return __brev(x); }
-__device__ inline unsigned long long brev(unsigned long long x) { return __brevll(x); }
+template <class T>
+__device__ T brev(T x) {
+  if constexpr (sizeof(T) == 8) {
+    return static_cast<T>(__brevll(static_cast<unsigned long long>(x)));
+  } else {
+    return static_cast<T>(__brev(static_cast<unsigned>(x)));
+  }
+}
 
 __device__ inline float fma(float a, float b, float c) { return ::fmaf(a, b, c); }
 __device__ inline double fma(double a, double b, double c) { return ::fma(a, b, c); }

@@ -39,7 +39,7 @@ struct Array {
   template <class... I>
   TS_HD T& operator()(I... index) const {
     static_assert(sizeof...(I) == N, "one index per dimension");
-    const long long at[] = {static_cast<long long>(index)...};
+    const long long at[sizeof...(I) > 0 ? sizeof...(I) : 1] = {static_cast<long long>(index)...};
     char* p = data;
     for (int d = 0; d < N; ++d) p += (at[d] < 0 ? at[d] + shape[d] : at[d]) * stride(d);
     return *reinterpret_cast<T*>(p);
@@ -49,7 +49,7 @@ struct Array {
   template <class... I>
   TS_HD T& direct(I... index) const {
     static_assert(sizeof...(I) == N, "one index per dimension");
-    const long long at[] = {static_cast<long long>(index)...};
+    const long long at[sizeof...(I) > 0 ? sizeof...(I) : 1] = {static_cast<long long>(index)...};
     char* p = data;
     for (int d = 0; d < N; ++d) p += at[d] * stride(d);
     return *reinterpret_cast<T*>(p);

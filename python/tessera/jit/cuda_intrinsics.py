@@ -9,6 +9,7 @@ whether the kernel spells it `cuda.threadIdx.x` or imported `threadIdx` itself.
 """
 
 import ast
+from types import ModuleType
 
 import numpy as np
 
@@ -43,7 +44,10 @@ def path_of(lowering, node):
             or node.id in lowering.assigned:
         return None
     root = lowering.globals.get(node.id)
-    name = getattr(root, "_tessera_cuda_name", None)
+    # Numba's own module serves as well: a kernel written with `from numba import cuda`
+    # compiles unchanged.
+    name = "" if isinstance(root, ModuleType) and root.__name__ == "numba.cuda" else getattr(
+        root, "_tessera_cuda_name", None)
     if name is None:
         return None
     parts = ([name] if name else []) + attrs[::-1]
