@@ -132,12 +132,16 @@ class BodyRenderer {
     if (is_complex_type(e.at(1))) {
       return T + "(" + e.at(2).text + ", " + e.at(3).text + ")";
     }
-    const std::string& v = e.at(2).text;
+    return literal(T, e.at(1).text, e.at(2).text);
+  }
+
+  // A real number `v` of the IR's scalar type `type` (C++ type T), as the IR's text spells it.
+  static std::string literal(const std::string& T, const std::string& type, const std::string& v) {
     if (v == "inf") return "std::numeric_limits<" + T + ">::infinity()";
     if (v == "-inf") return "(-std::numeric_limits<" + T + ">::infinity())";
     if (v == "nan") return "std::numeric_limits<" + T + ">::quiet_NaN()";
-    if (e.at(1).text == "int64") return "static_cast<" + T + ">(" + v + "LL)";
-    if (e.at(1).text == "uint64") return "static_cast<" + T + ">(" + v + "ULL)";
+    if (type == "int64") return "static_cast<" + T + ">(" + v + "LL)";
+    if (type == "uint64") return "static_cast<" + T + ">(" + v + "ULL)";
     return "static_cast<" + T + ">(" + v + ")";
   }
 
@@ -227,6 +231,27 @@ class BodyRenderer {
     return s;
   }
 
+  // `(const_array name type (dims...) (values...))`: cuda.const.array_like's frozen copy, a
+  // static read-only array of the function.
+  std::string const_array(const SExpr& st, const std::string& in) {
+    if (target_ != Target::kCuda) bad(st, "constant arrays exist only in CUDA kernels");
+    const SExpr& t = st.at(2);
+    const std::string T = cpp_type(t.at(1));
+    const std::string storage = "ts_const" + std::to_string(arrays_++);
+    std::string dims, values;
+    for (size_t i = 0; i < st.at(3).size(); ++i) dims += (i ? ", " : "") + st.at(3).at(i).text + "LL";
+    const SExpr& items = st.at(4);
+    for (size_t i = 0; i < items.size(); ++i) {
+      values += (i ? ", " : "") + literal(T, t.at(1).text, items.at(i).text);
+    }
+    std::string s = in + "static const " + T + " " + storage + "[" +
+                    std::to_string(items.size() ? items.size() : 1) + "] = {" +
+                    (items.size() ? values : T + "()") + "};\n";
+    s += in + ident(st.at(1).text) + " = tessera::pyjit::gpu::view<" + T + ", " + t.at(2).text +
+         ">(const_cast<" + T + "*>(" + storage + "), {" + dims + "});\n";
+    return s;
+  }
+
   std::string load(const SExpr& e, const std::string& method) {
     std::string s = expr(e.at(1)) + method + "(";
     for (size_t i = 2; i < e.size(); ++i) s += (i > 2 ? ", " : "") + expr(e.at(i));
@@ -256,6 +281,7 @@ class BodyRenderer {
     if (h == "parallel_for") return parallel_range(st, in);
     if (h == "do") return in + expr(st.at(1)) + ";\n";
     if (h == "local_array") return local_array(st, in);
+    if (h == "const_array") return const_array(st, in);
     if (h == "break") return in + "break;\n";
     if (h == "continue") return in + "continue;\n";
     if (h == "return") {

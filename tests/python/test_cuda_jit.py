@@ -9,6 +9,7 @@ assembled by ptxas for sm_80 and sm_90."""
 import math
 import os
 import types
+import warnings
 
 import numpy as np
 import pytest
@@ -549,6 +550,45 @@ def test_local_arrays_are_per_thread():
     np.testing.assert_array_equal(out.copy_to_host(), np.sort(x.reshape(32, 4), axis=1).ravel())
 
 
+WEIGHTS = np.array([[0.25, 0.5, 0.25], [1.0, -np.inf, 2.0]])
+
+
+@cuda.jit
+def weighted(x, out):
+    w = cuda.const.array_like(WEIGHTS)
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i] = x[i] * w[i % 2, i % 3]
+
+
+def test_const_array_like_freezes_a_global_array():
+    x = np.arange(1.0, 13.0)
+    ours, theirs = both(weighted, (1, 16), x, np.zeros(12))
+    np.testing.assert_array_equal(ours[1], theirs[1])
+    assert np.isneginf(ours[1][1])
+
+
+@cuda.jit(fastmath=True)
+def fast_divide(a, b, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i] / b[i] + math.sqrt(a[i])
+
+
+def test_fastmath_compiles_with_fast_division():
+    a = np.linspace(1, 2, 10, dtype=np.float32)
+    out = cuda.device_array(10, np.float32)
+    fast_divide[1, 16](cuda.to_device(a), cuda.to_device(a + 1), out)
+    np.testing.assert_allclose(out.copy_to_host(), a / (a + 1) + np.sqrt(a), rtol=1e-6)
+    spec = fast_divide.specialization(fast_divide.signatures[0])
+    assert "--use_fast_math" in spec.options and "--fmad=false" not in spec.options
+    if tp._core._cuda.nvrtc_available():
+        ptx, _ = tp._core._cuda.nvrtc_compile(spec.source, spec.options, [], "sm_80")
+        assert "div.approx" in ptx or "div.full" in ptx
+    with pytest.raises(TypeError, match="unexpected option"):
+        cuda.jit(fastmat=True)
+
+
 # --- arguments --------------------------------------------------------------------------------
 
 @cuda.jit
@@ -638,6 +678,90 @@ def test_device_array_host_api():
     cuda.synchronize()
     assert (d.copy_to_host() == 2).all()
     assert cuda.detect()
+
+
+# --- cuda.random ------------------------------------------------------------------------------
+
+from tessera.cuda.random import (  # noqa: E402
+    create_xoroshiro128p_states,
+    xoroshiro128p_normal_float32,
+    xoroshiro128p_normal_float64,
+    xoroshiro128p_uniform_float32,
+    xoroshiro128p_uniform_float64,
+)
+
+
+@cuda.jit
+def draw_numbers(states, out):
+    i = cuda.grid(1)
+    if i < out.shape[1]:
+        out[0, i] = xoroshiro128p_uniform_float32(states, i)
+        out[1, i] = xoroshiro128p_uniform_float64(states, i)
+        out[2, i] = xoroshiro128p_normal_float32(states, i)
+        out[3, i] = xoroshiro128p_normal_float64(states, i)
+
+
+@cuda.jit(device=True)
+def square(x):
+    return x ** 2
+
+
+@cuda.jit
+def mc_integrator_kernel(out, rng_states, lower_lim, upper_lim):
+    """Numba's Monte Carlo integration example: one sample of square() per thread."""
+    size = len(out)
+    gid = cuda.grid(1)
+    if gid < size:
+        samp = xoroshiro128p_uniform_float32(rng_states, gid)
+        samp = samp * (upper_lim - lower_lim) + lower_lim
+        y = square(samp)
+        out[gid] = y
+
+
+def test_random_states_and_draws_match_numbas_bit_for_bit():
+    numba_cuda()
+    with warnings.catch_warnings():  # its decorators pass options Numba 0.59 deprecated
+        warnings.simplefilter("ignore")
+        import numba.cuda.random as numba_random  # noqa: PLC0415
+    n = 50
+    states = create_xoroshiro128p_states(n, seed=1234, subsequence_start=1)
+    theirs = np.empty(n, dtype=numba_random.xoroshiro128p_dtype)
+    # Numba's simulator runs its generators in Python: uint64 arithmetic that wraps (as it
+    # should) and object-mode compilation, which it warns about.
+    with np.errstate(over="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        numba_random.init_xoroshiro128p_states_cpu(theirs, 1234, 1)
+    ours = states.copy_to_host()
+    assert ours.shape == (n, 2) and ours.dtype == np.uint64
+    np.testing.assert_array_equal(ours[:, 0], theirs["s0"])
+    np.testing.assert_array_equal(ours[:, 1], theirs["s1"])
+    out = cuda.device_array((4, n))
+    draw_numbers[2, 32](states, out)
+    got = out.copy_to_host()
+    # Numba's draws, in its order, on the host (its simulator runs them in Python).
+    with np.errstate(over="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        draws = [[f(theirs, i) for f in (numba_random.xoroshiro128p_uniform_float32,
+                                         numba_random.xoroshiro128p_uniform_float64,
+                                         numba_random.xoroshiro128p_normal_float32,
+                                         numba_random.xoroshiro128p_normal_float64)]
+                 for i in range(n)]
+    expected = np.array(draws).T
+    np.testing.assert_array_equal(got[:2], expected[:2])
+    # Numba types math.log of a float32 as float32 (as tessera does); its simulator computes
+    # it in float64, hence float32-level agreement for the normals.
+    np.testing.assert_allclose(got[2:], expected[2:], rtol=2e-6, atol=2e-6)
+    np.testing.assert_array_equal(states.copy_to_host()[:, 0] != ours[:, 0], True)
+
+
+def test_monte_carlo_integration_example():
+    n = 4096
+    states = create_xoroshiro128p_states(n, seed=42)
+    out = cuda.device_array(n, dtype=np.float32)
+    mc_integrator_kernel[(n + 127) // 128, 128](out, states, 0.0, 1.0)
+    samples = out.copy_to_host()
+    assert samples.dtype == np.float32
+    assert abs(samples.mean() - 1 / 3) < 0.02  # the integral of x**2 over [0, 1]
 
 
 # --- errors -----------------------------------------------------------------------------------

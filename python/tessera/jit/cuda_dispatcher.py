@@ -88,11 +88,15 @@ def _interface_bytes(interface):
 class KernelSpecialization:
     """One compiled kernel: its IR, its CUDA C++ and its module (loaded per device)."""
 
-    def __init__(self, function_ir):
+    def __init__(self, function_ir, fastmath=False):
         self.ir = function_ir
         self.text = function_ir.module_text()
         self.source = _core._jit_render_cuda(self.text)
-        self.module = _core._cuda._Module(self.source, _core._cuda.generated_kernel_options(), [])
+        options = _core._cuda.generated_kernel_options()
+        if fastmath:  # flush denormals to zero, approximate division and sqrt, contract FMAs
+            options = [o for o in options if o != "--fmad=false"] + ["--use_fast_math"]
+        self.options = options
+        self.module = _core._cuda._Module(self.source, options, [])
         self._handles = {}
 
     def handle(self, device):
@@ -152,7 +156,8 @@ class CUDADispatcher:
             if function.return_type != T.NONE or function.returns_argument is not None:
                 raise TypingError(f"[cuda.jit] {self.__name__}(): a kernel returns nothing, "
                                   f"but it returns a {function.return_type}")
-            spec = self._kernels[types] = KernelSpecialization(function)
+            spec = self._kernels[types] = KernelSpecialization(
+                function, bool(self.options.get("fastmath", False)))
         return spec
 
     @property
@@ -256,10 +261,24 @@ class _Launch:
         self.dispatcher.launch(args, self.griddim, self.blockdim, self.stream, self.sharedmem)
 
 
+# Numba's options of cuda.jit that tessera takes. Compiled kernels are always cached (in
+# memory, and on disk by their source); debug, lineinfo, opt, inline and max_registers
+# change nothing yet; fastmath compiles with NVRTC's --use_fast_math (on a GPU: the
+# simulator computes IEEE arithmetic either way).
+OPTIONS = {"fastmath", "cache", "debug", "lineinfo", "opt", "inline", "max_registers",
+           "boundscheck"}
+
+
 def jit(func_or_sig=None, device=False, **options):
-    """Numba's `@cuda.jit`: `@cuda.jit`, `@cuda.jit(device=True)`, `@cuda.jit(debug=...,
-    fastmath=..., cache=..., lineinfo=...)`. Kernels are compiled on first launch for the
-    arguments' types."""
+    """Numba's `@cuda.jit`: `@cuda.jit`, `@cuda.jit(device=True)`, `@cuda.jit(fastmath=True,
+    cache=True, ...)`. Kernels are compiled on first launch for the arguments' types."""
+    unknown = set(options) - OPTIONS
+    if "link" in unknown:
+        raise NotImplementedError("[cuda.jit] link= (linking CUDA C++ files) is not supported "
+                                  "yet: write the function as a RawKernel or in Python")
+    if unknown:
+        raise TypeError(f"[cuda.jit] unexpected option(s) {', '.join(sorted(unknown))}; "
+                        f"allowed: device, {', '.join(sorted(OPTIONS))}")
     if func_or_sig is None:
         return lambda f: CUDADispatcher(f, device=device, **options)
     if isinstance(func_or_sig, (str, list, tuple)) or not callable(func_or_sig):

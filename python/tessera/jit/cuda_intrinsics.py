@@ -31,7 +31,7 @@ BARRIERS = {"syncthreads_count", "syncthreads_and", "syncthreads_or"}
 FENCES = {"syncthreads", "threadfence", "threadfence_block", "threadfence_system"}
 SHUFFLES = {"shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync"}
 VOTES = {"all_sync": "bool", "any_sync": "bool", "eq_sync": "bool", "ballot_sync": "int32"}
-ARRAY_MAKERS = ("shared.array", "local.array")
+ARRAY_MAKERS = ("shared.array", "local.array", "const.array_like")
 
 
 def path_of(lowering, node):
@@ -136,7 +136,7 @@ def call(lowering, node, path):
         if op not in ATOMICS and op not in ("cas", "compare_and_swap"):
             raise lowering.error(node, f"cuda.{path} is not an atomic operation")
         return _atomic(lowering, node, op, node.args)
-    if path in ARRAY_MAKERS or path == "const.array_like":
+    if path in ARRAY_MAKERS:
         raise lowering.error(node, f"cuda.{path}(...) must be assigned to a variable "
                                    "(`a = cuda.shared.array(...)`)")
     if node.keywords:
@@ -223,9 +223,30 @@ def call(lowering, node, path):
     raise lowering.error(node, f"cuda.{path}() is not supported")
 
 
+def const_array(lowering, node, target, call_node):
+    """`target = cuda.const.array_like(GLOBAL)`: the global NumPy array's values, frozen."""
+    args = call_node.args
+    if len(args) != 1 or call_node.keywords or not isinstance(args[0], ast.Name):
+        raise lowering.error(node, "cuda.const.array_like takes one global NumPy array")
+    value = lowering.globals.get(args[0].id)
+    if args[0].id in lowering.var_types or args[0].id in lowering.assigned \
+            or not isinstance(value, np.ndarray):
+        raise lowering.error(node, f"cuda.const.array_like takes a global NumPy array, and "
+                                   f"'{args[0].id}' is not one")
+    if value.dtype.name not in T.SCALARS or value.dtype.kind == "c" or value.dtype.name == "float16":
+        raise lowering.error(node, f"cuda.const.array_like of {value.dtype} is not supported")
+    t = T.ArrayType(value.dtype.name, value.ndim, "C", True)
+    lowering.assign_type(node, target.id, t)
+    return [ir.ConstArray(target.id, t, list(value.shape), value.ravel().tolist())]
+
+
 def local_array(lowering, node, target, path, call_node):
     """`target = cuda.shared.array(shape, dtype)` / `cuda.local.array(shape, dtype)`: the
     shape constant integers (one, or a tuple), as Numba requires."""
+    if not isinstance(target, ast.Name):
+        raise lowering.error(node, f"cuda.{path}(...) must be assigned to a plain name")
+    if path == "const.array_like":
+        return const_array(lowering, node, target, call_node)
     keywords = {k.arg: k.value for k in call_node.keywords}
     args = list(call_node.args)
     if set(keywords) - {"shape", "dtype"} or len(args) + len(keywords) != 2:
@@ -249,8 +270,6 @@ def local_array(lowering, node, target, path, call_node):
         space = "dynamic"
     elif 0 in dims and space == "shared":
         raise lowering.error(node, "dynamic shared memory is 1-d: cuda.shared.array(0, dtype)")
-    if not isinstance(target, ast.Name):
-        raise lowering.error(node, f"cuda.{path}(...) must be assigned to a plain name")
     t = T.ArrayType(dtype, len(dims), "C")
     lowering.assign_type(node, target.id, t)
     if lowering.var_types.get(target.id, t) != t:

@@ -152,10 +152,23 @@ class Lowering:
     def expr_Name(self, node):
         if node.id in self.var_types or node.id in self.assigned:
             return self.variable(node, node.id)
-        value = self.globals.get(node.id)
-        if isinstance(value, (bool, int, float, complex)):  # a global constant, frozen
+        constant = self.global_constant(self.globals.get(node.id))
+        if constant is None:
+            raise self.error(node, f"name '{node.id}' is not a local variable or a numeric global")
+        return constant
+
+    def global_constant(self, value):
+        """A global number (NumPy's scalars in their own type) or tuple of numbers, frozen
+        at compile time as Numba freezes them; None for anything else."""
+        if isinstance(value, np.generic) and value.dtype.name in T.SCALARS:
+            return ir.Const(value.item(), value.dtype.name)
+        if isinstance(value, (bool, int, float, complex)):
             return ir.Const(value, T.literal_type(value))
-        raise self.error(node, f"name '{node.id}' is not a local variable or a numeric global")
+        if isinstance(value, tuple) and value:
+            items = [self.global_constant(v) for v in value]
+            if None not in items:
+                return ir.MakeTuple(items, T.TupleType(tuple(i.type for i in items)))
+        return None
 
     def expr_BinOp(self, node):
         a, b = self.expr(node.left), self.expr(node.right)

@@ -310,6 +310,21 @@ class LocalArray:
 
 
 @dataclass
+class ConstArray:
+    """`target = cuda.const.array_like(GLOBAL)`: a read-only copy of a global NumPy array,
+    its values frozen into the kernel at compile time (C order), viewed by `target`."""
+    target: str
+    type: object
+    dims: list
+    values: list
+
+    def text(self):
+        dims = " ".join(str(d) for d in self.dims)
+        values = " ".join(value_text(v, self.type.dtype) for v in self.values)
+        return f"(const_array {self.target} {type_text(self.type)} ({dims}) ({values}))"
+
+
+@dataclass
 class If:
     cond: object
     body: list
