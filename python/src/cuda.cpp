@@ -102,6 +102,17 @@ int pinned_getbuffer(PyObject* self, Py_buffer* view, int flags) {
 PyType_Slot pinned_slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(pinned_getbuffer)},
                               {0, nullptr}};
 
+// Queues `function` with the arguments' bytes `values` on `stream` (the device's current
+// stream when null).
+void launch_values(uintptr_t function, Device device, nb::handle grid, nb::handle block,
+                   std::vector<std::string>& values, size_t shared_mem, const PyStream* stream,
+                   const char* api) {
+  std::vector<void*> params;
+  for (std::string& v : values) params.push_back(v.data());
+  const Stream s = stream ? stream->stream : current_stream(device);
+  cuda::launch(function, to_dims(grid, "grid"), to_dims(block, "block"), shared_mem, s, params, api);
+}
+
 }  // namespace
 
 void bind_cuda(nb::module_& parent) {
@@ -189,11 +200,7 @@ void bind_cuda(nb::module_& parent) {
     std::vector<std::string> values;
     size_t i = 0;
     for (nb::handle arg : args) values.push_back(argument_bytes(arg, d, i++));
-    std::vector<void*> params;
-    for (std::string& v : values) params.push_back(v.data());
-    const Stream s = stream ? stream->stream : current_stream(d);
-    cuda::launch(function, to_dims(grid, "grid"), to_dims(block, "block"), shared_mem, s, params,
-                 "RawKernel");
+    launch_values(function, d, grid, block, values, shared_mem, stream, "RawKernel");
   }, nb::arg("function"), nb::arg("device"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
      nb::arg("shared_mem"), nb::arg("stream").none());
 
@@ -228,11 +235,7 @@ void bind_cuda(nb::module_& parent) {
     }
     const long long dynamic = static_cast<long long>(shared_mem);
     values.emplace_back(reinterpret_cast<const char*>(&dynamic), sizeof dynamic);
-    std::vector<void*> params;
-    for (std::string& v : values) params.push_back(v.data());
-    const Stream s = stream ? stream->stream : current_stream(d);
-    cuda::launch(function, to_dims(grid, "grid"), to_dims(block, "block"), shared_mem, s, params,
-                 "cuda.jit");
+    launch_values(function, d, grid, block, values, shared_mem, stream, "cuda.jit");
   }, nb::arg("function"), nb::arg("device"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
      nb::arg("shared_mem"), nb::arg("stream").none());
 

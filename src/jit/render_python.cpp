@@ -70,7 +70,7 @@ std::string render_entry(const SExpr& f) {
 
 }  // namespace
 
-std::string render_python_host(std::string_view ir_text) {
+std::string render_python_host(std::string_view ir_text, ErrorModel errors) {
   const SExpr module = parse_sexpr(ir_text);
   if (module.head() != "module" || module.size() < 2) bad(module, "expected a module");
   std::string s = "#include <cstdlib>\n" + kernel_functors_text();
@@ -80,7 +80,7 @@ std::string render_python_host(std::string_view ir_text) {
   }
   s += "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
   for (size_t i = 1; i < module.size(); ++i) {
-    s += python_ir::render_function(module.at(i), python_ir::Target::kHost);
+    s += python_ir::render_function(module.at(i), python_ir::Target::kHost, errors);
   }
   s += "extern \"C\" void " + std::string(kPythonBindName) +
        "(tessera::pyjit::ParallelFor parallel_for, int threads) {\n"

@@ -24,7 +24,12 @@ inline constexpr const char* kPythonBindName = "ts_python_bind";
 // (the functions a function calls come before it): the functors, the runtime, each
 // function, and `extern "C" int ts_python_entry(const TsWord* args, void* result)` calling
 // the last one. std::invalid_argument for IR it cannot read.
-std::string render_python_host(std::string_view ir_text);
+// Python's error model (Numba's default for jit): `/`, `//` and `%` by zero raise
+// ZeroDivisionError. NumPy's (jit(error_model='numpy'), vectorize, every CUDA kernel): they
+// give inf, nan or 0 as NumPy's ufuncs do.
+enum class ErrorModel { kPython, kNumpy };
+
+std::string render_python_host(std::string_view ir_text, ErrorModel errors = ErrorModel::kPython);
 
 // The CUDA kernel `ts_python_kernel` of a module of IR whose last function is a
 // `cuda.jit` kernel (it returns nothing): CUDA C++ for NVRTC or the simulator, with the

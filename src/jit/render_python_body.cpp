@@ -53,7 +53,7 @@ namespace {
 
 class BodyRenderer {
  public:
-  explicit BodyRenderer(Target target) : target_(target) {}
+  BodyRenderer(Target target, ErrorModel errors) : target_(target), errors_(errors) {}
 
   std::string expr(const SExpr& e) {
     const std::string& h = e.head();
@@ -154,7 +154,7 @@ class BodyRenderer {
   std::string binary(const SExpr& e) {
     const std::string& op = e.at(1).text;
     const std::string a = expr(e.at(3)), b = expr(e.at(4));
-    if (target_ == Target::kHost && (op == "divide" || op == "floor_divide" || op == "remainder")) {
+    if (errors_ == ErrorModel::kPython && (op == "divide" || op == "floor_divide" || op == "remainder")) {
       return functor(e, op) + "(" + a + ", tessera::pyjit::checked_divisor(" + b + "))";
     }
     if (op == "left_shift" || op == "right_shift") {
@@ -373,15 +373,17 @@ class BodyRenderer {
 
  private:
   Target target_;
+  ErrorModel errors_;
   int loops_ = 0;
   int arrays_ = 0;
 };
 
 }  // namespace
 
-std::string render_function(const SExpr& f, Target target, bool kernel) {
+std::string render_function(const SExpr& f, Target target, ErrorModel errors, bool kernel) {
   if (f.head() != "function") bad(f, "expected a function");
-  BodyRenderer body(target);
+  if (target == Target::kCuda && errors != ErrorModel::kNumpy) bad(f, "CUDA code raises nothing");
+  BodyRenderer body(target, errors);
   body.kernel = kernel;
   body.filename = f.at(2).text;
   const SExpr& params = f.at(3);

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "jit/render_python.h"
 #include "jit/sexpr.h"
 
 namespace tessera::jit::python_ir {
@@ -27,7 +28,7 @@ bool is_complex_type(const SExpr& t);
 // `static R ts_python_<name>(params) { ... }` (__device__ on CUDA). A CUDA kernel's
 // function (`kernel`) takes one more parameter, the bytes of dynamic shared memory its
 // launch gave (the length of `cuda.shared.array(0, dtype)`).
-std::string render_function(const SExpr& f, Target target, bool kernel = false);
+std::string render_function(const SExpr& f, Target target, ErrorModel errors, bool kernel = false);
 
 // The dynamic shared memory parameter's name.
 inline constexpr const char* kDynamicSharedBytes = "ts_dynamic_shared_bytes";

@@ -23,7 +23,8 @@ std::string render_python_cuda(std::string_view ir_text) {
   }
   const size_t last = module.size() - 1;
   for (size_t i = 1; i <= last; ++i) {
-    s += python_ir::render_function(module.at(i), python_ir::Target::kCuda, i == last);
+    s += python_ir::render_function(module.at(i), python_ir::Target::kCuda, ErrorModel::kNumpy,
+                                    i == last);
   }
   // The kernel: its parameters by value, as the launch packs them (jit/render_python.h).
   const SExpr& f = module.at(last);

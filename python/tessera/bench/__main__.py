@@ -46,8 +46,12 @@ def main(argv=None):
     args = parse_args(argv)
     device = tp.Device(args.device) if args.device else tp.get_device()
     patterns = args.cases.split("|")
+    # Loops compiled by tessera.jit run on the CPU, kernels by tessera.cuda.jit on a CUDA
+    # device: each group joins the runs of its device.
+    only_on = {"jit": "cpu", "cuda.jit": "cuda"}
     cases = [c for c in all_cases(args.quick)
-             if any(fnmatch.fnmatch(c.name, p.strip()) for p in patterns)]
+             if any(fnmatch.fnmatch(c.name, p.strip()) for p in patterns)
+             and only_on.get(c.group, device.kind) == device.kind]
     if not cases:
         sys.exit(f"no benchmark case matches {args.cases!r}")
     budget = 1.0 if args.quick else 3.0

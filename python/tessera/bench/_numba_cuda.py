@@ -9,6 +9,7 @@ import math
 
 from numba import cuda
 
+from . import _cuda_kernels
 from .cases import jacobi_dx
 from .peers import _jacobi_solve_with
 
@@ -158,3 +159,6 @@ PROGRAMS = {
     "Jacobi solve": _jacobi_solve_with(_run_jacobi_step, _max_abs_diff),
     "distance matrix": _run_distance_matrix,
 }
+
+# The cuda.jit group: the kernels tessera.cuda.jit compiles, through numba.cuda.jit.
+PROGRAMS.update(_cuda_kernels.numba_programs())

@@ -325,6 +325,49 @@ def jit_cases(quick):
     ]
 
 
+_CUDA_PROGRAMS = {}
+
+
+def _cuda_jit_case(name, size, make_inputs, numpy_program, **kwargs):
+    """A kernel of _cuda_kernels.py through tessera.cuda.jit (numba.cuda.jit for its peer)."""
+    def run(xp, *inputs):
+        if xp is np:
+            return numpy_program(*inputs)
+        if any(str(a.device) == "cpu" for a in inputs if hasattr(a, "device")):
+            raise NotImplementedError("cuda.jit kernels run on a CUDA device (--device cuda)")
+        if not _CUDA_PROGRAMS:
+            from . import _cuda_kernels
+            _CUDA_PROGRAMS.update(_cuda_kernels.tessera_programs())
+        return _CUDA_PROGRAMS[name](*inputs)
+
+    return Case(name, size, make_inputs, run, group="cuda.jit", **kwargs)
+
+
+def cuda_jit_cases(quick):
+    n = 10**6 if quick else 10**7
+    side = 1000 if quick else 4000
+    k = 256 if quick else 1024
+    points = 1024 if quick else 4096
+    return [
+        _cuda_jit_case("cuda.jit: math.sin", f"{n:.0e}", _vector(n), np.sin, rtol=1e-15,
+                       bytes_moved=16 * n),
+        _cuda_jit_case("cuda.jit: 3x3 stencil", f"{side}x{side}", _square(side),
+                       lambda x: _stencil(np, x), rtol=1e-12, bytes_moved=16 * side * side),
+        _cuda_jit_case("cuda.jit: naive matmul", f"{k}x{k}",
+                       lambda rng: (rng.standard_normal((k, k)), rng.standard_normal((k, k))),
+                       lambda a, b: a @ b, rtol=1e-10, atol=1e-10, flops=2.0 * k**3),
+        _cuda_jit_case("cuda.jit: tiled matmul", f"{k}x{k}",
+                       lambda rng: (rng.standard_normal((k, k)), rng.standard_normal((k, k))),
+                       lambda a, b: a @ b, rtol=1e-10, atol=1e-10, flops=2.0 * k**3),
+        _cuda_jit_case("cuda.jit: distance matrix", f"{points}x3", _points(points),
+                       lambda x: np.sqrt(((x[:, None, :] - x[None, :, :]) ** 2).sum(axis=-1)),
+                       rtol=1e-10, atol=1e-10),
+        _cuda_jit_case("cuda.jit: block sum", f"{n:.0e}", _vector(n),
+                       lambda x: np.array([x.sum()]), rtol=1e-9, bytes_moved=8 * n),
+    ]
+
+
 def all_cases(quick):
     return (foundation_cases(quick) + elementwise_cases(quick) + reduction_cases(quick)
-            + classic_cases(quick) + course_cases(quick) + jit_cases(quick))
+            + classic_cases(quick) + course_cases(quick) + jit_cases(quick)
+            + cuda_jit_cases(quick))

@@ -184,7 +184,7 @@ class Jax(Peer):
         return True
 
     def implementation(self, case):
-        if case.name in self._unsupported or case.group == "jit":  # loops are not JAX's
+        if case.name in self._unsupported or case.group in ("jit", "cuda.jit"):  # loops, kernels
             return None
         import jax
         import jax.numpy as jnp
@@ -271,6 +271,8 @@ class Cupy(Peer):
     def implementation(self, case):
         import cupy
 
+        if case.group in ("jit", "cuda.jit"):  # loops and kernels written for Numba
+            return None
         return lambda *inputs: case.run(cupy, *inputs)
 
     def prepare(self, host_inputs):

@@ -1,11 +1,13 @@
 """Python functions compiled to native code: `jit` (Numba's nopython mode; `njit` is the
-same). See docs/kernels.md."""
+same), `vectorize` (ufuncs from scalar functions); `tessera.cuda.jit` for CUDA kernels.
+See docs/kernels.md."""
 
 from .dispatcher import Dispatcher, jit, njit
 from .frontend import TypingError
+from .vectorize import VectorizedUFunc, vectorize
 
 # Numba's prange: in a jit(parallel=True) function its loop runs in parallel; elsewhere,
 # and in Python, it is range.
 prange = range
 
-__all__ = ["jit", "njit", "prange", "Dispatcher", "TypingError"]
+__all__ = ["jit", "njit", "prange", "vectorize", "Dispatcher", "TypingError", "VectorizedUFunc"]

@@ -13,13 +13,13 @@ warning), and numbers.
 
 import numbers
 import warnings
-import zlib
 
 import numpy as np
 
 from .. import _core
 from . import types as T
-from .frontend import FunctionSource, TypingError, lower_function
+from .dispatcher import CompiledFunction
+from .frontend import TypingError
 
 
 class NumbaPerformanceWarning(UserWarning):
@@ -107,47 +107,26 @@ class KernelSpecialization:
         return handle
 
 
-class CUDADispatcher:
+class CUDADispatcher(CompiledFunction):
     """What `@cuda.jit` makes of a function: a kernel to launch with `kernel[grid, block]`,
     or with `device=True` a device function that kernels call."""
 
+    _name_salt = "cuda:"
+
     def __init__(self, py_func, device=False, **options):
-        self.py_func = py_func
+        super().__init__(py_func)
         self.device = device
         self.options = options
-        self._source = None
-        self._lowered = {}
-        self._lowering = set()
         self._kernels = {}  # argument types -> KernelSpecialization
-        self.__name__ = getattr(py_func, "__name__", "kernel")
-        self.__doc__ = getattr(py_func, "__doc__", None)
-        self.__wrapped__ = py_func
 
     # --- compiling --------------------------------------------------------------------------
-
-    def _ir_name(self, types):
-        where = f"{getattr(self.py_func, '__module__', '')}.{getattr(self.py_func, '__qualname__', '')}"
-        return f"{self.__name__}_{zlib.crc32(f'cuda:{where}:{types}'.encode()):08x}"
 
     def lower_for(self, types, target="cuda"):
         """The typed IR for argument types `types` (as a callee: a device function)."""
         if target != "cuda":
             raise TypingError(f"[cuda.jit] {self.__name__}() is a CUDA function: only CUDA "
                               "kernels and device functions can call it")
-        function = self._lowered.get(types)
-        if function is None:
-            if types in self._lowering:
-                raise RecursionError(self.__name__)
-            if self._source is None:
-                self._source = FunctionSource(self.py_func)
-            self._lowering.add(types)
-            try:
-                function = lower_function(self._source, list(types), self._ir_name(types),
-                                          target="cuda")
-            finally:
-                self._lowering.discard(types)
-            self._lowered[types] = function
-        return function
+        return self._lower(types, "cuda")
 
     def specialization(self, types):
         spec = self._kernels.get(types)

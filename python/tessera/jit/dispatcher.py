@@ -28,31 +28,73 @@ class Specialization:
     """One compiled version of a function: its IR (with the functions it calls) and its
     native entry point."""
 
-    def __init__(self, function_ir):
+    def __init__(self, function_ir, python_errors=True):
         self.ir = function_ir
         self.text = function_ir.module_text()
+        self.python_errors = python_errors
         self.return_type = function_ir.return_type
         self.returns_argument = function_ir.returns_argument
-        self.entry = _core._jit_compile_host(self.text)
+        self.entry = _core._jit_compile_host(self.text, python_errors)
 
     def cpp(self):
-        return _core._jit_render_host(self.text)
+        return _core._jit_render_host(self.text, self.python_errors)
 
 
-class Dispatcher:
+class CompiledFunction:
+    """What the compiled forms of a Python function share (jit's and cuda.jit's): its
+    source, parsed once, and its typed IR per argument types and target, each named
+    uniquely and the same in every process."""
+
+    # Tells apart the names of one function's IR for different compilers.
+    _name_salt = ""
+
+    def __init__(self, py_func):
+        self.py_func = py_func
+        self._source = None
+        self._lowered = {}  # (argument types, target) -> ir.Function
+        self._lowering = set()
+        self.__name__ = getattr(py_func, "__name__", "function")
+        self.__doc__ = getattr(py_func, "__doc__", None)
+        self.__wrapped__ = py_func
+
+    def _ir_name(self, types):
+        """The specialization's name in a module: the function's, and a hash of where it
+        is defined and of the argument types, the same in every process (so the generated
+        source, the disk cache's key, is too)."""
+        where = f"{getattr(self.py_func, '__module__', '')}.{getattr(self.py_func, '__qualname__', '')}"
+        return f"{self.__name__}_{zlib.crc32(f'{self._name_salt}{where}:{types}'.encode()):08x}"
+
+    def _lower(self, types, target, parallel=False):
+        """The typed IR for argument types `types` on `target` ("cpu" or "cuda").
+        RecursionError when it is already being lowered (a function calling itself)."""
+        key = (types, target)
+        function = self._lowered.get(key)
+        if function is None:
+            if key in self._lowering:
+                raise RecursionError(self.__name__)
+            if self._source is None:
+                self._source = FunctionSource(self.py_func)
+            self._lowering.add(key)
+            try:
+                function = lower_function(self._source, list(types), self._ir_name(types),
+                                          parallel, target)
+            finally:
+                self._lowering.discard(key)
+            self._lowered[key] = function
+        return function
+
+
+class Dispatcher(CompiledFunction):
     """What `@jit` makes of a function: call it like the function."""
 
     def __init__(self, py_func, **options):
-        self.py_func = py_func
+        super().__init__(py_func)
+        error_model = options.get("error_model", "python")
+        if error_model not in ("python", "numpy"):
+            raise ValueError(f"[jit] error_model must be 'python' or 'numpy', got {error_model!r}")
         self.options = options
-        self._source = None
         self._specializations = {}
-        self._lowered = {}  # (argument types, target) -> ir.Function
-        self._lowering = set()
         self._fast = _core._JitHostDispatcher()  # the call path: types -> entry, in C++
-        self.__name__ = getattr(py_func, "__name__", "jit_function")
-        self.__doc__ = getattr(py_func, "__doc__", None)
-        self.__wrapped__ = py_func
 
     @property
     def signatures(self):
@@ -73,40 +115,18 @@ class Dispatcher:
             types.append(t)
         return tuple(types)
 
-    def _ir_name(self, types):
-        """The specialization's name in a module: the function's, and a hash of where it
-        is defined and of the argument types, the same in every process (so the generated
-        source, the disk cache's key, is too)."""
-        where = f"{getattr(self.py_func, '__module__', '')}.{getattr(self.py_func, '__qualname__', '')}"
-        return f"{self.__name__}_{zlib.crc32(f'{where}:{types}'.encode()):08x}"
-
     def lower_for(self, types, target="cpu"):
-        """The typed IR of the specialization for argument types `types`, named uniquely
-        so that several specializations can share a module, for `target` ("cpu", or "cuda"
-        when a CUDA kernel calls it). RecursionError when it is already being lowered (a
-        function calling itself)."""
-        key = (types, target)
-        function = self._lowered.get(key)
-        if function is None:
-            if key in self._lowering:
-                raise RecursionError(self.__name__)
-            if self._source is None:
-                self._source = FunctionSource(self.py_func)
-            self._lowering.add(key)
-            try:
-                function = lower_function(self._source, list(types), self._ir_name(types),
-                                          bool(self.options.get("parallel", False)) and target == "cpu",
-                                          target)
-            finally:
-                self._lowering.discard(key)
-            self._lowered[key] = function
-        return function
+        """The typed IR of the specialization for argument types `types`, for `target`
+        ("cpu", or "cuda" when a CUDA kernel calls it; prange runs in parallel on the CPU
+        only)."""
+        return self._lower(types, target, bool(self.options.get("parallel")) and target == "cpu")
 
     def specialization(self, *args):
         types = self._types_of(args)
         spec = self._specializations.get(types)
         if spec is None:
-            spec = Specialization(self.lower_for(types))
+            spec = Specialization(self.lower_for(types),
+                                  self.options.get("error_model", "python") == "python")
             self._specializations[types] = spec
         return spec, types
 
