@@ -16,6 +16,7 @@ enum Layout : int { kAnyLayout = 0, kCLayout = 1, kFLayout = 2 };
 
 template <class T, int N, int L = kAnyLayout>
 struct Array {
+  static constexpr int kNdim = N;
   char* data = nullptr;
   long long shape[N > 0 ? N : 1] = {};
   long long strides[N > 0 ? N : 1] = {};
@@ -55,6 +56,39 @@ struct Array {
     return *reinterpret_cast<T*>(p);
   }
 };
+
+// One item of a subscript that makes a view (a[i], a[1:-1, ::2]): an index, which drops its
+// dimension, or a slice, whose missing bounds are kNoBound.
+inline constexpr long long kNoBound = -9223372036854775807LL - 1;
+struct Item {
+  bool is_slice;
+  long long start, stop, step;
+  static TS_HD Item index(long long i) { return {false, i, 0, 0}; }
+  static TS_HD Item slice(long long start, long long stop, long long step) {
+    return {true, start, stop, step};
+  }
+};
+
+TS_HD long long clamp_bound(long long bound, long long extent, long long low, long long high) {
+  if (bound < 0) bound += extent;
+  return bound < low ? low : bound > high ? high : bound;
+}
+
+// Python's slice of a dimension of `extent`: its first index and its length.
+TS_HD void slice_bounds(long long extent, const Item& it, long long& first, long long& count) {
+  const long long step = it.step;
+  if (step > 0) {
+    const long long lo = it.start == kNoBound ? 0 : clamp_bound(it.start, extent, 0, extent);
+    const long long hi = it.stop == kNoBound ? extent : clamp_bound(it.stop, extent, 0, extent);
+    first = lo;
+    count = hi > lo ? (hi - lo + step - 1) / step : 0;
+  } else {
+    const long long lo = it.start == kNoBound ? extent - 1 : clamp_bound(it.start, extent, -1, extent - 1);
+    const long long hi = it.stop == kNoBound ? -1 : clamp_bound(it.stop, extent, -1, extent - 1);
+    first = lo;
+    count = lo > hi ? (lo - hi - step - 1) / (-step) : 0;
+  }
+}
 
 // A tuple: its first item, then the tuple of the others (C++'s std::tuple is not in
 // every standard library the generated code compiles with).
@@ -111,6 +145,7 @@ enum class Raise : int {
   NegativeDimension = 2,  // ValueError: negative dimensions are not allowed
   NoMemory = 3,           // MemoryError
   TooManyArrays = 4,      // MemoryError: more arrays alive in one call than the arena holds
+  SliceStepZero = 5,      // ValueError: slice step cannot be zero
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
@@ -223,6 +258,40 @@ inline T checked_divisor(T b) {
   if (b == T(0)) raise(Raise::ZeroDivision);
   return b;
 }
+
+inline long long checked_step(long long step) {
+  if (step == 0) raise(Raise::SliceStepZero);
+  return step;
+}
+#else
+// CUDA kernels raise nothing (Numba's CUDA error model): a zero step takes one element.
+__device__ inline long long checked_step(long long step) { return step == 0 ? 1 : step; }
 #endif
+
+// The view R of `a` that `items` select (missing trailing items are whole dimensions). An
+// index below zero counts from the end; bounds are not checked, as in Numba.
+template <class R, class A, int K>
+TS_HD R view(const A& a, const Item (&items)[K]) {
+  R r;
+  r.data = a.data;
+  int out = 0;
+  for (int d = 0; d < A::kNdim; ++d) {
+    const long long extent = a.shape[d], stride = a.stride(d);
+    if (d < K && !items[d].is_slice) {
+      r.data += (items[d].start < 0 ? items[d].start + extent : items[d].start) * stride;
+      continue;
+    }
+    long long first = 0, count = extent, step = 1;
+    if (d < K) {
+      step = checked_step(items[d].step);
+      slice_bounds(extent, items[d], first, count);
+    }
+    r.data += first * stride;
+    r.shape[out] = count;
+    r.strides[out] = stride * step;
+    ++out;
+  }
+  return r;
+}
 
 }  // namespace tessera::pyjit

@@ -109,6 +109,7 @@ class BodyRenderer {
              ".shape[" + e.at(2).text + "])";
     }
     if (h == "intrinsic") return intrinsic(e);
+    if (h == "view") return view(e);
     if (h == "address") return "&" + load(e, "");
     if (h == "truth") {
       const std::string v = expr(e.at(1));
@@ -189,6 +190,26 @@ class BodyRenderer {
     std::string s = "static_cast<" + cpp_type(e.at(2)) + ">(" + functor(e, e.at(1).text) + "(";
     for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
     return s + "))";
+  }
+
+  // `(view type array item...)`: the view `type` of `array` the items select, each
+  // `(index i)` or `(slice start stop step)` with `_` for a missing bound.
+  std::string view(const SExpr& e) {
+    std::string s = "tessera::pyjit::view<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ", {";
+    const auto bound = [&](const SExpr& b, const char* missing) {
+      return !b.is_list() && b.text == "_" ? std::string(missing) : expr(b);
+    };
+    for (size_t i = 3; i < e.size(); ++i) {
+      const SExpr& item = e.at(i);
+      s += i > 3 ? ", " : "";
+      if (item.head() == "index") {
+        s += "tessera::pyjit::Item::index(" + expr(item.at(1)) + ")";
+      } else {
+        s += "tessera::pyjit::Item::slice(" + bound(item.at(1), "tessera::pyjit::kNoBound") + ", " +
+             bound(item.at(2), "tessera::pyjit::kNoBound") + ", " + bound(item.at(3), "1LL") + ")";
+      }
+    }
+    return s + "})";
   }
 
   // A CUDA built-in of Numba's `cuda` module: tessera::pyjit::gpu::<name>

@@ -47,7 +47,6 @@ def _rel_diff(x, y):
     return 2 * (x - y) / (x + y)
 
 
-LAZY_MULTIPLY_ADD = both()(_multiply_add)
 EAGER_ADD = both(["int32(int32, int32)", "int64(int64, int64)", "float32(float32, float32)",
                   "float64(float64, float64)"])(_add)
 
@@ -55,7 +54,7 @@ EAGER_ADD = both(["int32(int32, int32)", "int64(int64, int64)", "float32(float32
 @pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "int64", "float32", "float64",
                                    "complex128", "bool"])
 def test_lazy_types_come_from_the_arguments(dtype):
-    ours, theirs = LAZY_MULTIPLY_ADD
+    ours, theirs = both()(_multiply_add)
     a = (np.arange(12) % 5).astype(dtype).reshape(3, 4)
     b = (np.arange(4) % 3).astype(dtype)
     same(ours(a, b), theirs(a, b))
@@ -76,9 +75,17 @@ def test_eager_signatures_pick_the_first_safe_loop():
 
 
 def test_numbers_in_give_a_number_out():
-    ours, theirs = LAZY_MULTIPLY_ADD
+    ours, theirs = both()(_multiply_add)
     same(ours(3, 4), theirs(3, 4))
     same(ours(2.5, np.float32(2)), theirs(2.5, np.float32(2)))
+
+
+def test_lazy_loops_serve_later_calls_as_numbas_do():
+    ours, theirs = both()(_multiply_add)
+    for a in (np.arange(4.0), np.arange(4, dtype=np.int8), np.arange(4, dtype=np.int64),
+              np.arange(4, dtype=np.float32)):
+        same(ours(a, a), theirs(a, a))
+    assert ours.types == theirs.types
     same(EAGER_ADD[0](np.int32(3), np.int32(4)), EAGER_ADD[1](np.int32(3), np.int32(4)))
 
 
@@ -188,3 +195,91 @@ def test_errors():
 
 def _as_list(x, y):
     return [x, y]
+
+
+# --- guvectorize ------------------------------------------------------------------------------
+
+def _move_mean(a, window_arr, out):
+    window_width = window_arr[0]
+    asum = 0.0
+    count = 0
+    for i in range(window_width):
+        asum += a[i]
+        count += 1
+        out[i] = asum / count
+    for i in range(window_width, len(a)):
+        asum += a[i] - a[i - window_width]
+        out[i] = asum / count
+
+
+def _matmul_core(a, b, c):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            s = 0.0
+            for k in range(a.shape[1]):
+                s += a[i, k] * b[k, j]
+            c[i, j] = s
+
+
+def _add_scalar(x, y, res):
+    for i in range(x.shape[0]):
+        res[i] = x[i] + y
+
+
+def _gu_both(signatures, layout, function, **options):
+    return (tp.guvectorize(signatures, layout, **options)(function),
+            numba.guvectorize(signatures, layout, **options)(function))
+
+
+def test_guvectorize_moving_mean_example():
+    ours, theirs = _gu_both(["void(float64[:], intp[:], float64[:])"], "(n),()->(n)", _move_mean)
+    arr = np.arange(20, dtype=np.float64).reshape(2, 10)
+    same(ours(arr, 3), theirs(arr, 3))
+    same(ours(arr[:, ::-1], np.array([2, 4])[:, None]), theirs(arr[:, ::-1], np.array([2, 4])[:, None]))
+
+
+@pytest.mark.parametrize("target", ["cpu", "parallel"])
+def test_guvectorize_core_matrices_and_broadcast_loops(target):
+    signatures = ["void(float64[:,:], float64[:,:], float64[:,:])"]
+    ours = tp.guvectorize(signatures, "(m,n),(n,p)->(m,p)", target=target)(_matmul_core)
+    theirs = numba.guvectorize(signatures, "(m,n),(n,p)->(m,p)")(_matmul_core)
+    rng = np.random.default_rng(6)
+    a, b = rng.random((4, 2, 3)), rng.random((3, 5))
+    same(ours(a, b), theirs(a, b))
+    np.testing.assert_allclose(ours(a, b), a @ b, rtol=1e-14)
+    out = np.zeros((4, 2, 5))
+    ours(a, b, out)
+    np.testing.assert_allclose(out, a @ b, rtol=1e-14)
+    with pytest.raises(ValueError, match="mismatch in its core dimension 0"):
+        ours(a, rng.random((4, 5)))
+
+
+def test_guvectorize_scalar_core_inputs():
+    ours, theirs = _gu_both(["void(float64[:], float64, float64[:])",
+                             "void(int64[:], int64, int64[:])"], "(n),()->(n)", _add_scalar)
+    x = np.arange(6.0).reshape(2, 3)
+    for y in (10.0, np.array([10.0, 20.0]), np.array([10.0, 20.0])[:, None]):
+        same(ours(x, y), theirs(x, y))
+    same(ours(np.arange(4), 3), theirs(np.arange(4), 3))
+
+
+def test_guvectorize_on_tessera_arrays(device):
+    g = tp.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)")(_add_scalar)
+    x = tp.arange(6.0).reshape(2, 3)
+    got = g(x, 1.5)
+    assert isinstance(got, tp.ndarray) and got.device == x.device
+    np.testing.assert_array_equal(got.get(), np.arange(6.0).reshape(2, 3) + 1.5)
+
+
+def test_guvectorize_errors():
+    with pytest.raises(TypeError, match="takes 3 arguments; the layout"):
+        tp.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")(_add_scalar)
+    with pytest.raises(ValueError, match="a layout looks like"):
+        tp.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()")(_add_scalar)
+    with pytest.raises(TypeError, match="has 2 arguments"):
+        tp.guvectorize(["void(float64[:], float64[:])"], "(n),()->(n)")(_add_scalar)
+    g = tp.guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)")(_add_scalar)
+    with pytest.raises(TypeError, match="not supported for the input types"):
+        g(np.ones(3, np.complex128), 1.0)
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        g(1.0, 1.0)

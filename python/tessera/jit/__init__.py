@@ -4,10 +4,12 @@ See docs/kernels.md."""
 
 from .dispatcher import Dispatcher, jit, njit
 from .frontend import TypingError
+from .guvectorize import GUVectorizedUFunc, guvectorize
 from .vectorize import VectorizedUFunc, vectorize
 
 # Numba's prange: in a jit(parallel=True) function its loop runs in parallel; elsewhere,
 # and in Python, it is range.
 prange = range
 
-__all__ = ["jit", "njit", "prange", "vectorize", "Dispatcher", "TypingError", "VectorizedUFunc"]
+__all__ = ["jit", "njit", "prange", "vectorize", "guvectorize", "Dispatcher", "TypingError",
+           "VectorizedUFunc", "GUVectorizedUFunc"]

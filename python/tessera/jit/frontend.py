@@ -317,8 +317,53 @@ class Lowering:
             return self.tuple_item(node, array, node.slice)
         if not isinstance(array.type, ir.ArrayType):
             raise self.error(node, f"indexing a {array.type}")
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if any(isinstance(i, ast.Slice) for i in items):
+            return self.view(node, array, items)
+        if len(items) == 1 and array.type.ndim > 1:
+            value = self.expr(items[0])
+            if not isinstance(value.type, T.TupleType):  # a[i] of a 2-d array: its row
+                return self.view(node, array, items, [value])
         indices = self.indices(node, array)
         return ir.Load(array, indices, array.type.dtype, self.direct(indices))
+
+    def view(self, node, array, items, values=None):
+        """The view of `array` a subscript with slices, or with fewer indices than
+        dimensions, selects (Numba's basic indexing). Its layout is C where it is
+        contiguous for sure: a C array's view by leading indices, then at most one slice
+        without a step, then whole dimensions; any strides otherwise."""
+        ndim = array.type.ndim
+        if len(items) > ndim:
+            raise self.error(node, f"too many indices for a {ndim}-d array: {len(items)}")
+        view_items, contiguous, seen_slice = [], array.type.layout == "C", False
+        for k, item in enumerate(items):
+            if isinstance(item, ast.Slice):
+                bounds = []
+                for b in (item.lower, item.upper, item.step):
+                    if b is None:
+                        bounds.append(None)
+                        continue
+                    value = self.expr(b)
+                    if T.kind(value.type) not in "bi" or value.type == "bool":
+                        raise self.error(node, f"slice bounds must be integers, not {value.type}")
+                    bounds.append(self.cast(value, "int64"))
+                if isinstance(bounds[2], ir.Const) and bounds[2].value == 0:
+                    raise self.error(node, "slice step cannot be zero")
+                whole = bounds == [None, None, None]
+                if seen_slice and not whole or bounds[2] is not None:
+                    contiguous = False
+                seen_slice = True
+                view_items.append(("slice", *bounds))
+            else:
+                value = values[k] if values else self.expr(item)
+                if T.kind(value.type) not in "bi" or value.type == "bool":
+                    raise self.error(node, f"an index must be an integer, not {value.type}")
+                if seen_slice:
+                    contiguous = False
+                view_items.append(("index", self.cast(value, "int64")))
+        kept = sum(1 for i in view_items if i[0] == "slice") + ndim - len(items)
+        t = T.ArrayType(array.type.dtype, kept, "C" if contiguous else "A", array.type.readonly)
+        return ir.View(array, view_items, t)
 
     def constant_int(self, node):
         if isinstance(node, ast.Constant) and isinstance(node.value, int):

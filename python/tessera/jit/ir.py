@@ -214,6 +214,24 @@ class Load:
 
 
 @dataclass
+class View:
+    """The view of `array` that `items` select (a[i] of a 2-d array, a[1:-1], a[i, ::2]):
+    each item ("index", int64 expression), dropping its dimension, or ("slice", start, stop,
+    step), each an int64 expression or None; dimensions past the items are kept whole."""
+    array: object
+    items: list
+    type: object
+
+    def text(self):
+        def item_text(item):
+            if item[0] == "index":
+                return f"(index {item[1].text()})"
+            return "(slice " + " ".join("_" if b is None else b.text() for b in item[1:]) + ")"
+        return (f"(view {type_text(self.type)} {self.array.text()} " +
+                " ".join(item_text(i) for i in self.items) + ")")
+
+
+@dataclass
 class Shape:
     array: object
     axis: int

@@ -85,6 +85,7 @@ class VectorizedUFunc:
         self.nin = py_func.__code__.co_argcount
         self._loops = {}
         self._signatures = []
+        self._eager = bool(signatures)
         for signature in signatures:
             ins, out = parse_scalar_signature(signature, "vectorize")
             if len(ins) != self.nin:
@@ -127,18 +128,22 @@ class VectorizedUFunc:
         """(input types, output type) of the loop for `args` (an array's dtype, a number)."""
         dtypes = [None if isinstance(a, (bool, int, float, complex)) and not isinstance(a, np.generic)
                   else np.dtype(a.dtype) for a in args]
-        if not self._signatures:
-            ins = tuple(_python_scalar_type(a) if d is None else d.name
-                        for a, d in zip(args, dtypes))
-            for t in ins:
-                if t not in T.SCALARS:
-                    raise TypeError(f"ufunc '{self.__name__}' does not take arrays of {t}")
-            return ins, self._scalar_type(ins)
         for ins, out in self._signatures:
             if dtype is not None and np.dtype(out) != np.dtype(dtype):
                 continue
             if all(_castable(a, d, t) for a, d, t in zip(args, dtypes, ins)):
                 return ins, out
+        if not self._eager:
+            # As Numba's dynamic ufunc: the loops compiled so far serve when the arguments
+            # cast to one safely; else a loop for the arguments' own types joins them.
+            ins = tuple(_python_scalar_type(a) if d is None else d.name
+                        for a, d in zip(args, dtypes))
+            for t in ins:
+                if t not in T.SCALARS:
+                    raise TypeError(f"ufunc '{self.__name__}' does not take arrays of {t}")
+            out = self._scalar_type(ins)
+            self._signatures.append((ins, out))
+            return ins, out
         given = ", ".join(str(d) if d is not None else type(a).__name__ for a, d in zip(args, dtypes))
         raise TypeError(f"ufunc '{self.__name__}' not supported for the input types ({given}), and "
                         "the inputs could not be safely coerced to any supported types according "
