@@ -243,7 +243,7 @@ from ._reduction import (
 
 from . import cuda, fft, lib, linalg, random
 from ._kernels import RawKernel, RawModule
-from .jit import TypingError, guvectorize, jit, njit, prange, vectorize
+from .jit import TypingError, guvectorize, jit, njit, prange, stencil, vectorize
 from .cuda import get_default_pinned_memory_pool
 
 __version__ = "0.1.0"
