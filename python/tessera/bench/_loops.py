@@ -25,6 +25,12 @@ def smooth_loop(x, out):
                          + x[i + 1, j - 1] + x[i + 1, j] + x[i + 1, j + 1]) / 9.0
 
 
+def smooth_kernel(x):
+    """The same smoothing as a stencil kernel (relative indices), for @stencil."""
+    return (x[-1, -1] + x[-1, 0] + x[-1, 1] + x[0, -1] + x[0, 0] + x[0, 1]
+            + x[1, -1] + x[1, 0] + x[1, 1]) / 9.0
+
+
 def matmul_loop(a, b, out):
     n, k = a.shape
     m = b.shape[1]

@@ -282,6 +282,24 @@ def _jit_case(name, size, make_inputs, loop, out_shape, numpy_program, **kwargs)
     return Case(name, size, make_inputs, run, group="jit", **kwargs)
 
 
+# The stencil cases of the jit group: name -> the kernel both sides compile with @stencil.
+JIT_STENCILS = {}
+
+
+def _stencil_case(name, size, make_inputs, kernel, numpy_program, **kwargs):
+    JIT_STENCILS[name] = kernel
+
+    def run(xp, *inputs):
+        if xp is np:
+            return numpy_program(*inputs)
+        if name not in _JIT_COMPILED:
+            import tessera
+            _JIT_COMPILED[name] = tessera.stencil(kernel)
+        return _JIT_COMPILED[name](*inputs)
+
+    return Case(name, size, make_inputs, run, group="jit", **kwargs)
+
+
 def run_loop(compiled, xp, name, *inputs):
     """Runs a jit group's loop compiled by `compiled`: into a zeroed output of the case's
     shape, or for its return value."""
@@ -314,6 +332,8 @@ def jit_cases(quick):
                   lambda x: x.shape, np.sin, rtol=1e-15, bytes_moved=16 * n),
         _jit_case("jit: 3x3 smoothing loops", f"{side}x{side}", _square(side), _loops.smooth_loop,
                   lambda x: x.shape, _smooth_numpy, rtol=1e-12, atol=1e-14),
+        _stencil_case("jit: 3x3 smoothing stencil", f"{side}x{side}", _square(side),
+                      _loops.smooth_kernel, _smooth_numpy, rtol=1e-12, atol=1e-14),
         _jit_case("jit: naive matmul", f"{k}x{k}",
                   lambda rng: (rng.standard_normal((k, k)), rng.standard_normal((k, k))),
                   _loops.matmul_loop, lambda a, b: (a.shape[0], b.shape[1]),

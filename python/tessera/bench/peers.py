@@ -157,13 +157,20 @@ class Numba(Peer):
         return cls._kernels
 
     def implementation(self, case):
-        from .cases import JIT_LOOPS, run_loop
+        from .cases import JIT_LOOPS, JIT_STENCILS, run_loop
 
         if case.name in JIT_LOOPS:  # the jit group: the very loops, through numba.njit
             from numba import njit
 
             compiled = njit(JIT_LOOPS[case.name][0])
             return lambda *inputs: run_loop(compiled, np, case.name, *inputs)
+        if case.name in JIT_STENCILS:  # and the very stencil kernels, through numba.stencil
+            from numba import njit, stencil
+
+            # Called from an njit function, as Numba's documentation shows (a stencil called
+            # from Python is compiled again at each call).
+            kernel = stencil(JIT_STENCILS[case.name])
+            return njit(lambda x: kernel(x))
         return self.kernels().get(case.name)
 
 
