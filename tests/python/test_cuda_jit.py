@@ -793,6 +793,32 @@ def variable_shared_shape(a):
     s[0] = 1
 
 
+@cuda.jit
+def too_much_shared(a):
+    s = cuda.shared.array((100, 100), np.float64)
+    s[0, 0] = a[0]
+
+
+@cuda.jit
+def divergent_barrier(a):
+    if cuda.threadIdx.x < 16:
+        cuda.syncthreads()
+    a[0] = 1
+
+
+def test_barrier_divergence_is_reported():
+    if not cuda.runtime.is_simulated():
+        pytest.skip("a GPU hangs or misbehaves on divergent barriers; the simulator names them")
+    a = cuda.device_array(4)
+    with pytest.raises(cuda.CUDARuntimeError, match=r"__syncthreads in block \(0,0,0\): reached by "
+                                                     r"threads \(0,0,0\)..\(15,0,0\)"):
+        divergent_barrier[1, 32](a)
+        cuda.synchronize()
+    b = cuda.to_device(np.zeros(4))
+    increment_by_one[1, 4](b)  # the device goes on
+    np.testing.assert_array_equal(b.copy_to_host(), np.ones(4))
+
+
 def test_kernel_errors_name_the_kernel_and_the_construct():
     a = cuda.device_array(4)
     with pytest.raises(ValueError, match="launch configuration"):
@@ -813,6 +839,8 @@ def test_kernel_errors_name_the_kernel_and_the_construct():
         variable_shared_shape[1, 1](a)
     with pytest.raises(TypingError, match="takes 1 arguments, 2 given"):
         increment_by_one[1, 1](a, a)
+    with pytest.raises(TypingError, match="80000 bytes of static shared memory"):
+        too_much_shared[1, 1](a)
     with pytest.raises(TypeError, match="device function"):
         cnd_cuda(0.5)
     with pytest.raises(TypeError, match="device function"):
@@ -850,3 +878,23 @@ def test_generated_kernels_compile_with_nvrtc_and_ptxas(arch):
                                               [], arch)
         assert ".entry ts_python_kernel" in ptx
         assert len(tp._core._cuda.ptxas_assemble(ptx, arch)) > 0
+
+
+# --- eager signatures -------------------------------------------------------------------------
+
+@cuda.jit("void(float64[:], float64)")
+def add_scalar_eager(a, v):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] += v
+
+
+def test_eager_kernel_signature_converts_numbers():
+    a = cuda.to_device(np.arange(5.0))
+    add_scalar_eager[1, 32](a, 2)  # an int, passed as the signature's float64
+    np.testing.assert_array_equal(a.copy_to_host(), np.arange(5.0) + 2)
+    add_scalar_eager[1, 32](a[::2], np.float32(0.5))
+    np.testing.assert_array_equal(a.copy_to_host()[::2], np.arange(5.0)[::2] + 2.5)
+    assert len(add_scalar_eager.signatures) == 1
+    with pytest.raises(TypeError, match="No matching definition"):
+        add_scalar_eager[1, 32](cuda.to_device(np.arange(5, dtype=np.float32)), 1.0)

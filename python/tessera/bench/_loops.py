@@ -3,6 +3,9 @@ compiled by tessera.jit and by numba.njit from this very source (cases.py, peers
 
 import math
 
+# Numba's prange in Numba's runs (the peer swaps it in); range, as Python reads it, here.
+prange = range
+
 
 def sum_loop(x):
     s = 0.0
@@ -29,6 +32,20 @@ def smooth_kernel(x):
     """The same smoothing as a stencil kernel (relative indices), for @stencil."""
     return (x[-1, -1] + x[-1, 0] + x[-1, 1] + x[0, -1] + x[0, 0] + x[0, 1]
             + x[1, -1] + x[1, 0] + x[1, 1]) / 9.0
+
+
+def sin_prange_loop(x, out):
+    for i in prange(x.shape[0]):
+        out[i] = math.sin(x[i])
+
+
+def smooth_prange_loop(x, out):
+    n, m = x.shape
+    for i in prange(1, n - 1):
+        for j in range(1, m - 1):
+            out[i, j] = (x[i - 1, j - 1] + x[i - 1, j] + x[i - 1, j + 1]
+                         + x[i, j - 1] + x[i, j] + x[i, j + 1]
+                         + x[i + 1, j - 1] + x[i + 1, j] + x[i + 1, j + 1]) / 9.0
 
 
 def matmul_loop(a, b, out):

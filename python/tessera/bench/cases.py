@@ -264,19 +264,19 @@ def _to_host(xp, x):
 # The `jit` group: loops written for Numba (_loops.py), compiled by tessera.jit; NumPy runs
 # the same computation as whole-array operations, and the Numba peer the same loops through
 # numba.njit (serial, as written).
-JIT_LOOPS = {}  # case name -> (loop, the output's shape from the inputs' or None)
+JIT_LOOPS = {}  # case name -> (loop, the output's shape from the inputs' or None, parallel)
 _JIT_COMPILED = {}  # case name -> the loop through tessera.jit
 
 
-def _jit_case(name, size, make_inputs, loop, out_shape, numpy_program, **kwargs):
-    JIT_LOOPS[name] = (loop, out_shape)
+def _jit_case(name, size, make_inputs, loop, out_shape, numpy_program, parallel=False, **kwargs):
+    JIT_LOOPS[name] = (loop, out_shape, parallel)
 
     def run(xp, *inputs):
         if xp is np:
             return numpy_program(*inputs)
         if name not in _JIT_COMPILED:  # once per process, as the Numba peer's
             import tessera
-            _JIT_COMPILED[name] = tessera.jit(loop)
+            _JIT_COMPILED[name] = tessera.jit(loop, parallel=parallel)
         return run_loop(_JIT_COMPILED[name], xp, name, *inputs)
 
     return Case(name, size, make_inputs, run, group="jit", **kwargs)
@@ -332,6 +332,11 @@ def jit_cases(quick):
                   lambda x: x.shape, np.sin, rtol=1e-15, bytes_moved=16 * n),
         _jit_case("jit: 3x3 smoothing loops", f"{side}x{side}", _square(side), _loops.smooth_loop,
                   lambda x: x.shape, _smooth_numpy, rtol=1e-12, atol=1e-14),
+        _jit_case("jit: math.sin prange loop", f"{n:.0e}", _vector(n), _loops.sin_prange_loop,
+                  lambda x: x.shape, np.sin, parallel=True, rtol=1e-15, bytes_moved=16 * n),
+        _jit_case("jit: 3x3 smoothing prange loops", f"{side}x{side}", _square(side),
+                  _loops.smooth_prange_loop, lambda x: x.shape, _smooth_numpy, parallel=True,
+                  rtol=1e-12, atol=1e-14),
         _stencil_case("jit: 3x3 smoothing stencil", f"{side}x{side}", _square(side),
                       _loops.smooth_kernel, _smooth_numpy, rtol=1e-12, atol=1e-14),
         _jit_case("jit: naive matmul", f"{k}x{k}",

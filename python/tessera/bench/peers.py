@@ -160,9 +160,15 @@ class Numba(Peer):
         from .cases import JIT_LOOPS, JIT_STENCILS, run_loop
 
         if case.name in JIT_LOOPS:  # the jit group: the very loops, through numba.njit
-            from numba import njit
+            import types
 
-            compiled = njit(JIT_LOOPS[case.name][0])
+            import numba
+
+            loop, _, parallel = JIT_LOOPS[case.name]
+            if parallel:  # the loop's prange, which is range for Python, is Numba's
+                names = dict(loop.__globals__, prange=numba.prange)
+                loop = types.FunctionType(loop.__code__, names, loop.__name__)
+            compiled = numba.njit(parallel=parallel)(loop)
             return lambda *inputs: run_loop(compiled, np, case.name, *inputs)
         if case.name in JIT_STENCILS:  # and the very stencil kernels, through numba.stencil
             from numba import njit, stencil

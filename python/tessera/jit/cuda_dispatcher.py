@@ -17,8 +17,10 @@ import warnings
 import numpy as np
 
 from .. import _core
+from . import ir
 from . import types as T
-from .dispatcher import CompiledFunction
+from .dispatcher import CompiledFunction, takes
+from .signatures import parse_signature
 from .frontend import TypingError
 
 
@@ -85,6 +87,22 @@ def _interface_bytes(interface):
     return np.array([interface["data"][0]] + words, dtype=np.int64).tobytes()
 
 
+# The static shared memory a block may declare on every CUDA device (more takes dynamic
+# shared memory and an opt-in).
+STATIC_SHARED_LIMIT = 48 * 1024
+
+
+def _static_shared_bytes(statements):
+    """The bytes of the cuda.shared.array declarations among IR `statements`."""
+    total = 0
+    for s in statements:
+        if isinstance(s, ir.LocalArray) and s.space == "shared":
+            total += int(np.prod(s.dims, dtype=np.int64)) * np.dtype(s.type.dtype).itemsize
+        for attr in ("body", "orelse"):
+            total += _static_shared_bytes(getattr(s, attr, []))
+    return total
+
+
 class KernelSpecialization:
     """One compiled kernel: its IR, its CUDA C++ and its module (loaded per device)."""
 
@@ -113,11 +131,24 @@ class CUDADispatcher(CompiledFunction):
 
     _name_salt = "cuda:"
 
-    def __init__(self, py_func, device=False, **options):
+    def __init__(self, py_func, device=False, signatures=(), **options):
         super().__init__(py_func)
         self.device = device
         self.options = options
         self._kernels = {}  # argument types -> KernelSpecialization
+        # Eager signatures: a kernel's are typed and rendered now (compiled at the first
+        # launch, for the device's architecture); a launch takes the first its arguments
+        # convert to. A device function's are checked against its parameters only: it is
+        # compiled for the types its callers give it.
+        self._eager = []
+        for signature in signatures:
+            types, _ = parse_signature(signature, "cuda.jit")
+            if len(types) != py_func.__code__.co_argcount:
+                raise TypeError(f"[cuda.jit] the signature {signature!r} has {len(types)} "
+                                f"arguments; {self.__name__}() takes {py_func.__code__.co_argcount}")
+            self._eager.append(types)
+            if not device:
+                self.specialization(types)
 
     # --- compiling --------------------------------------------------------------------------
 
@@ -135,6 +166,12 @@ class CUDADispatcher(CompiledFunction):
             if function.return_type != T.NONE or function.returns_argument is not None:
                 raise TypingError(f"[cuda.jit] {self.__name__}(): a kernel returns nothing, "
                                   f"but it returns a {function.return_type}")
+            shared = sum(_static_shared_bytes(f.body) for f in function.callees + [function])
+            if shared > STATIC_SHARED_LIMIT:
+                raise TypingError(f"[cuda.jit] {self.__name__}() declares {shared} bytes of static "
+                                  f"shared memory; a block has {STATIC_SHARED_LIMIT} (48 KiB): "
+                                  "use dynamic shared memory (cuda.shared.array(0, dtype) and "
+                                  "the launch's 4th item) for more")
             spec = self._kernels[types] = KernelSpecialization(
                 function, bool(self.options.get("fastmath", False)))
         return spec
@@ -217,6 +254,15 @@ class CUDADispatcher(CompiledFunction):
         device = get_device_id() if stream is None else stream.device_id
         copies = []
         types, values = self._arguments(args, device, copies)
+        if self._eager:
+            signature = next((s for s in self._eager if len(s) == len(types)
+                              and all(map(takes, types, s))), None)
+            if signature is None:
+                raise TypeError(f"No matching definition for argument type(s) "
+                                f"{', '.join(map(str, types))}")
+            values = [v if isinstance(s, T.ArrayType) or t == s else np.array(a, dtype=s).tobytes()
+                      for a, v, t, s in zip(args, values, types, signature)]
+            types = signature
         if copies:
             warnings.warn("Host array used in CUDA kernel will incur copy overhead to/from "
                           "device.", NumbaPerformanceWarning, stacklevel=3)
@@ -260,7 +306,11 @@ def jit(func_or_sig=None, device=False, **options):
                         f"allowed: device, {', '.join(sorted(OPTIONS))}")
     if func_or_sig is None:
         return lambda f: CUDADispatcher(f, device=device, **options)
-    if isinstance(func_or_sig, (str, list, tuple)) or not callable(func_or_sig):
-        raise TypeError("[cuda.jit] eager signatures are not supported yet: use @cuda.jit "
-                        "without one")
+    if isinstance(func_or_sig, (str, list, tuple)) or hasattr(func_or_sig, "return_type"):
+        signatures = ([func_or_sig] if isinstance(func_or_sig, str) or hasattr(func_or_sig, "args")
+                      else list(func_or_sig))
+        return lambda f: CUDADispatcher(f, device=device, signatures=tuple(signatures), **options)
+    if not callable(func_or_sig):
+        raise TypeError(f"[cuda.jit] takes a function or signatures, not a "
+                        f"{type(func_or_sig).__name__}")
     return CUDADispatcher(func_or_sig, device=device, **options)

@@ -15,6 +15,7 @@ import numpy as np
 from .. import _core
 from . import types as T
 from .frontend import FunctionSource, TypingError, lower_function
+from .signatures import parse_signature
 
 # What the C++ call path returns when no specialization has the arguments' types.
 _MISS = object()
@@ -64,10 +65,11 @@ class CompiledFunction:
         where = f"{getattr(self.py_func, '__module__', '')}.{getattr(self.py_func, '__qualname__', '')}"
         return f"{self.__name__}_{zlib.crc32(f'{self._name_salt}{where}:{types}'.encode()):08x}"
 
-    def _lower(self, types, target, parallel=False):
-        """The typed IR for argument types `types` on `target` ("cpu" or "cuda").
-        RecursionError when it is already being lowered (a function calling itself)."""
-        key = (types, target)
+    def _lower(self, types, target, parallel=False, return_type=None):
+        """The typed IR for argument types `types` on `target` ("cpu" or "cuda"), returning
+        `return_type` when given (an eager signature's). RecursionError when it is already
+        being lowered (a function calling itself)."""
+        key = (types, target, return_type)
         function = self._lowered.get(key)
         if function is None:
             if key in self._lowering:
@@ -77,7 +79,7 @@ class CompiledFunction:
             self._lowering.add(key)
             try:
                 function = lower_function(self._source, list(types), self._ir_name(types),
-                                          parallel, target)
+                                          parallel, target, return_type)
             finally:
                 self._lowering.discard(key)
             self._lowered[key] = function
@@ -87,7 +89,7 @@ class CompiledFunction:
 class Dispatcher(CompiledFunction):
     """What `@jit` makes of a function: call it like the function."""
 
-    def __init__(self, py_func, **options):
+    def __init__(self, py_func, signatures=(), **options):
         super().__init__(py_func)
         error_model = options.get("error_model", "python")
         if error_model not in ("python", "numpy"):
@@ -95,6 +97,12 @@ class Dispatcher(CompiledFunction):
         self.options = options
         self._specializations = {}
         self._fast = _core._JitHostDispatcher()  # the call path: types -> entry, in C++
+        # Eager signatures, compiled now: (argument types, Specialization), in their order.
+        # A call then takes the first its arguments convert to, and compiles nothing new.
+        self._eager = []
+        for signature in signatures:
+            types, return_type = parse_signature(signature, "jit")
+            self._eager.append((types, self._compile(types, return_type)))
 
     @property
     def signatures(self):
@@ -121,14 +129,24 @@ class Dispatcher(CompiledFunction):
         only)."""
         return self._lower(types, target, bool(self.options.get("parallel")) and target == "cpu")
 
-    def specialization(self, *args):
-        types = self._types_of(args)
+    def _compile(self, types, return_type=None):
         spec = self._specializations.get(types)
         if spec is None:
-            spec = Specialization(self.lower_for(types),
+            parallel = bool(self.options.get("parallel"))
+            spec = Specialization(self._lower(types, "cpu", parallel, return_type),
                                   self.options.get("error_model", "python") == "python")
             self._specializations[types] = spec
-        return spec, types
+        return spec
+
+    def specialization(self, *args):
+        types = self._types_of(args)
+        if self._eager:
+            for signature, spec in self._eager:
+                if _converted(args, types, signature) is not None:
+                    return spec, signature
+            raise TypeError(f"No matching definition for argument type(s) "
+                            f"{', '.join(map(str, types))}")
+        return self._compile(types), types
 
     def __call__(self, *args):
         result = self._fast.call(args, _MISS)
@@ -136,7 +154,12 @@ class Dispatcher(CompiledFunction):
             return result
         # A first call with these types: type and compile (or raise TypingError), then
         # register the entry under the C++ path's key of the arguments.
-        spec, _ = self.specialization(*args)
+        spec, signature = self.specialization(*args)
+        if self._eager:  # numbers converted to the signature's types, which the key then has
+            args = _converted(args, self._types_of(args), signature)
+            result = self._fast.call(args, _MISS)
+            if result is not _MISS:
+                return result
         key = self._fast.key(*args)
         if key is None:
             raise TypingError(f"[jit] {self.__name__}(): the arguments' types are not supported")
@@ -158,12 +181,33 @@ class Dispatcher(CompiledFunction):
         return self.specialization(*args)[0].text
 
 
+def takes(t, s):
+    """Whether a parameter of an eager signature's type `s` takes an argument of type `t`:
+    a number that casts to it safely, an array of its dtype and dimensions in a layout it
+    takes (any, for `float64[:]`), writable when it is."""
+    if isinstance(s, T.ArrayType):
+        return (isinstance(t, T.ArrayType) and t.dtype == s.dtype and t.ndim == s.ndim
+                and s.layout in ("A", t.layout) and (s.readonly or not t.readonly))
+    return not isinstance(t, (T.ArrayType, T.TupleType)) and bool(np.can_cast(t, s, "safe"))
+
+
+def _converted(args, types, signature):
+    """`args` as a call of an eager signature's specialization takes them (numbers cast to
+    its types), or None when it does not take them."""
+    if len(types) != len(signature) or not all(map(takes, types, signature)):
+        return None
+    return tuple(a if isinstance(s, T.ArrayType) or t == s else np.dtype(s).type(a)
+                 for a, t, s in zip(args, types, signature))
+
+
 def jit(function=None, **options):
-    """Numba's `@jit` / `@njit` (nopython mode): `@jit`, `@jit()`, `@jit(cache=True, ...)`."""
+    """Numba's `@jit` / `@njit` (nopython mode): `@jit`, `@jit()`, `@jit(cache=True, ...)`,
+    and with eager signatures, `@jit("float64(float64[:])")` or a list of them."""
     if function is None:
         return lambda f: Dispatcher(f, **options)
-    if isinstance(function, (str, list, tuple)):
-        raise TypeError("[jit] eager signatures are not supported yet: use @jit without one")
+    if isinstance(function, (str, list, tuple)) or hasattr(function, "return_type"):
+        signatures = [function] if isinstance(function, str) or hasattr(function, "args") else function
+        return lambda f: Dispatcher(f, tuple(signatures), **options)
     return Dispatcher(function, **options)
 
 

@@ -946,7 +946,8 @@ def _assigned_in(statements):
     return names
 
 
-def lower_function(function, arg_types, name=None, parallel=False, target="cpu"):
+def lower_function(function, arg_types, name=None, parallel=False, target="cpu",
+                   declared_return=None):
     """The typed IR of `function` called with arguments of `arg_types` (the IR function
     named `name`, by default the Python function's name), for `target` ("cpu", or "cuda":
     Numba's `cuda` module is available)."""
@@ -987,6 +988,11 @@ def lower_function(function, arg_types, name=None, parallel=False, target="cpu")
     return_type = returns[0]
     for r in returns[1:]:
         return_type = T.unify(return_type, r)
+    if declared_return is not None:  # an eager signature's: returned values cast to it
+        if not (T.is_scalar(declared_return) and T.is_scalar(return_type)):
+            raise TypingError(f"[jit] {source.filename}: in {source.name}(): it returns "
+                              f"{return_type}, the signature says {declared_return}")
+        return_type = declared_return
     # Returns of another type than the function's are cast: lower once more knowing it.
     body = [_cast_returns(s, return_type) for s in body]
     # A parameter assigned wider values is a variable of the wider type (as in Numba): the

@@ -17,11 +17,11 @@ import numpy as np
 from .. import _core
 from .cuda_dispatcher import CUDADispatcher
 from .dispatcher import Dispatcher
-from .signatures import scalar_type
+from . import types as T
+from .signatures import parse_signature, parse_type
 from .vectorize import TARGETS, THREADS, MOST_BLOCKS, _castable, _compiled_from_text
 
 _CORE = re.compile(r"\(([^()]*)\)")
-_ARG = re.compile(r"^\s*(\w+)\s*(?:\[([^\]]*)\])?\s*$")
 
 
 def parse_layout(layout):
@@ -41,36 +41,14 @@ def parse_layout(layout):
 def parse_arguments(signature, count):
     """[(dtype, is_array)] of a guvectorize signature: "void(float64[:], intp[:], float64[:])",
     "(float64[:], float64, float64[:])", or a tuple of Numba types."""
-    if isinstance(signature, tuple) or hasattr(signature, "args"):
-        items = signature.args if hasattr(signature, "args") else signature
-        parsed = [(scalar_type(str(t.dtype), "guvectorize"), True) if hasattr(t, "ndim")
-                  else (scalar_type(str(t), "guvectorize"), False) for t in items]
+    if isinstance(signature, tuple):
+        types = tuple(parse_type(t, "guvectorize") for t in signature)
     else:
-        if not isinstance(signature, str) or "(" not in signature:
-            raise TypeError(f"[guvectorize] a signature looks like 'void(float64[:], float64[:])', "
-                            f"got {signature!r}")
-        inner = signature[signature.index("(") + 1:signature.rindex(")")]
-        parts, depth, current = [], 0, ""
-        for c in inner:
-            depth += c == "["
-            depth -= c == "]"
-            if c == "," and depth == 0:
-                parts.append(current)
-                current = ""
-            else:
-                current += c
-        if current.strip():
-            parts.append(current)
-        parsed = []
-        for part in parts:
-            match = _ARG.match(part)
-            if match is None:
-                raise TypeError(f"[guvectorize] cannot read the argument type {part.strip()!r}")
-            parsed.append((scalar_type(match.group(1), "guvectorize"), match.group(2) is not None))
-    if len(parsed) != count:
-        raise TypeError(f"[guvectorize] the signature {signature!r} has {len(parsed)} arguments; "
+        types, _ = parse_signature(signature, "guvectorize")
+    if len(types) != count:
+        raise TypeError(f"[guvectorize] the signature {signature!r} has {len(types)} arguments; "
                         f"the layout has {count}")
-    return parsed
+    return [(t.dtype, True) if isinstance(t, T.ArrayType) else (t, False) for t in types]
 
 
 class GUVectorizedUFunc:
