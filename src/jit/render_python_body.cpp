@@ -273,6 +273,52 @@ class BodyRenderer {
     return s;
   }
 
+  // `(print item...)`: printf of the items, space-separated, then a newline; an item is
+  // `(text HEX)` (a string's bytes, `_` when empty) or `(value type expr)` (integers in
+  // full, floats with %f, bools as True/False: Numba's CUDA print).
+  std::string print(const SExpr& st, const std::string& in) {
+    if (target_ != Target::kCuda) bad(st, "print exists only in CUDA kernels");
+    std::string format, args;
+    for (size_t i = 1; i < st.size(); ++i) {
+      const SExpr& item = st.at(i);
+      if (i > 1) format += " ";
+      if (item.head() == "text") {
+        const std::string& hex = item.at(1).text;
+        for (size_t k = 0; hex != "_" && k + 1 < hex.size(); k += 2) {
+          const char c = static_cast<char>(std::stoi(hex.substr(k, 2), nullptr, 16));
+          if (c == '%') {
+            format += "%%";
+          } else if (c == '"' || c == '\\') {
+            format += std::string("\\") + c;
+          } else if (static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126) {
+            static const char* digits = "01234567";
+            const auto u = static_cast<unsigned char>(c);
+            format += std::string("\\") + digits[u >> 6] + digits[(u >> 3) & 7] + digits[u & 7];
+          } else {
+            format += c;
+          }
+        }
+        continue;
+      }
+      const std::string value = expr(item.at(2));
+      const std::string& type = item.at(1).text;
+      if (type == "bool") {
+        format += "%s";
+        args += ", (" + value + ") ? \"True\" : \"False\"";
+      } else if (type == "float16" || type == "float32" || type == "float64") {
+        format += "%f";
+        args += ", static_cast<double>(" + value + ")";
+      } else if (type.starts_with("uint")) {
+        format += "%llu";
+        args += ", static_cast<unsigned long long>(" + value + ")";
+      } else {
+        format += "%lld";
+        args += ", static_cast<long long>(" + value + ")";
+      }
+    }
+    return in + "printf(\"" + format + "\\n\"" + args + ");\n";
+  }
+
   std::string load(const SExpr& e, const std::string& method) {
     std::string s = expr(e.at(1)) + method + "(";
     for (size_t i = 2; i < e.size(); ++i) s += (i > 2 ? ", " : "") + expr(e.at(i));
@@ -301,6 +347,7 @@ class BodyRenderer {
     if (h == "for") return for_range(st, in);
     if (h == "parallel_for") return parallel_range(st, in);
     if (h == "do") return in + expr(st.at(1)) + ";\n";
+    if (h == "print") return print(st, in);
     if (h == "local_array") return local_array(st, in);
     if (h == "const_array") return const_array(st, in);
     if (h == "break") return in + "break;\n";

@@ -898,3 +898,20 @@ def test_eager_kernel_signature_converts_numbers():
     assert len(add_scalar_eager.signatures) == 1
     with pytest.raises(TypeError, match="No matching definition"):
         add_scalar_eager[1, 32](cuda.to_device(np.arange(5, dtype=np.float32)), 1.0)
+
+
+# --- print ------------------------------------------------------------------------------------
+
+@cuda.jit
+def report(a, n):
+    i = cuda.grid(1)
+    if i < n:
+        print("thread", i, "has", a[i], a[i] > 1.0, "100%")
+
+
+def test_print_in_kernels(capfd):
+    report[1, 4](cuda.to_device(np.array([0.5, 1.5, 2.25])), 3)
+    cuda.synchronize()
+    lines = sorted(capfd.readouterr().out.splitlines())
+    assert lines == ["thread 0 has 0.500000 False 100%", "thread 1 has 1.500000 True 100%",
+                     "thread 2 has 2.250000 True 100%"]

@@ -14,6 +14,11 @@ def sum_loop(x):
     return s
 
 
+def add_one(x):
+    """A call's own cost: a function that does almost nothing (the dispatch is the rest)."""
+    return x + 1.0
+
+
 def sin_loop(x, out):
     for i in range(x.shape[0]):
         out[i] = math.sin(x[i])

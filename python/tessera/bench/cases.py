@@ -326,6 +326,8 @@ def jit_cases(quick):
     k = 128 if quick else 256
     points = 1024 if quick else 2048
     return [
+        _jit_case("jit: call latency", "1 float", lambda rng: (1.5,), _loops.add_one, None,
+                  lambda x: x + 1.0, calls=1000),
         _jit_case("jit: sum loop", f"{n:.0e}", _vector(n), _loops.sum_loop, None,
                   lambda x: x.sum(), rtol=1e-9),
         _jit_case("jit: math.sin loop", f"{n:.0e}", _vector(n), _loops.sin_loop,

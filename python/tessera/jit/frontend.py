@@ -646,9 +646,32 @@ class Lowering:
     def stmt_Expr(self, node):
         if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             return []  # a docstring
-        if isinstance(node.value, ast.Call):
-            return [ir.Evaluate(self.expr(node.value))]
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print" \
+                and "print" not in self.globals:
+            return [self.print_statement(call)]
+        if isinstance(call, ast.Call):
+            return [ir.Evaluate(self.expr(call))]
         raise self.error(node, "an expression statement has no effect here")
+
+    def print_statement(self, node):
+        """print(...) of strings and numbers in a CUDA kernel (as Numba's CUDA target)."""
+        if self.target != "cuda":
+            raise self.error(node, "print() in jit functions is not supported yet (it is in "
+                                   "cuda.jit kernels)")
+        if node.keywords:
+            raise self.error(node, "print() takes no keyword arguments in a kernel")
+        items = []
+        for a in node.args:
+            if isinstance(a, ast.Constant) and isinstance(a.value, str):
+                items.append(a.value)
+                continue
+            value = self.expr(a)
+            if not T.is_scalar(value.type) or T.is_complex(value.type):
+                raise self.error(node, f"print() in a kernel takes strings and real numbers, not "
+                                       f"a {value.type}")
+            items.append(value)
+        return ir.Print(items)
 
     def stmt_Pass(self, node):
         return []

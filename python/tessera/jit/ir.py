@@ -312,6 +312,19 @@ class Evaluate:
 
 
 @dataclass
+class Print:
+    """print(...) in a CUDA kernel: each item a string (str) or a number, printed as Numba's
+    CUDA target prints them (printf: integers whole, floats with %f), space-separated, then
+    a newline. Strings cross into the text hex-encoded."""
+    items: list
+
+    def text(self):
+        items = " ".join(f"(text {i.encode().hex() or '_'})" if isinstance(i, str)
+                         else f"(value {type_text(i.type)} {i.text()})" for i in self.items)
+        return f"(print {items})"
+
+
+@dataclass
 class LocalArray:
     """`target = cuda.shared.array(dims, dtype)` or `cuda.local.array(...)`: storage for the
     C-contiguous array `type` of the constant extents `dims`, in shared memory (`space`
