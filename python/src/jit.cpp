@@ -62,6 +62,7 @@ struct Entry {
   int returns_array_ndim = -1;  // a new array: its data, shape and strides as words
   bool returns_nothing = false;
   int returns_argument = -1;
+  bool release_gil = false;  // jit(nogil=True): other Python threads run meanwhile
 };
 
 // The most items a returned tuple may have (the result buffer's 16-byte slots).
@@ -90,9 +91,10 @@ class HostDispatcher {
   }
 
   void add(const std::string& key, uintptr_t address, const std::string& result,
-           int returns_argument) {
+           int returns_argument, bool release_gil) {
     Entry e;
     e.address = address;
+    e.release_gil = release_gil;
     e.returns_nothing = result == "none";
     e.returns_tuple = result.rfind("tuple:", 0) == 0;
     if (result.rfind("array:", 0) == 0) {
@@ -118,19 +120,22 @@ class HostDispatcher {
   }
 
   // The call, or None (the object `miss`) when no specialization has the arguments' key.
-  nb::object call(nb::tuple args, nb::handle miss) {
+  // The call of the specialization for the arguments' types; a null object when there is
+  // none yet.
+  nb::object try_call(nb::handle args) {
     key_.clear();
     words_.clear();
-    if (!key_of(args, key_, &words_)) return nb::borrow(miss);
+    if (!key_of(args, key_, &words_)) return {};
     const auto it = entries_.find(key_);
-    if (it == entries_.end()) return nb::borrow(miss);
+    if (it == entries_.end()) return {};
     const Entry& e = it->second;
     using Function = int (*)(const void*, void*);
     alignas(16) unsigned char result[16 * kMostResultItems];  // holds 2 * 64 + 1 words too
     words_.push_back(0);  // never empty
-    const int code = without_gil([&] {
-      return reinterpret_cast<Function>(e.address)(words_.data(), result);
-    });
+    const auto run = [&] { return reinterpret_cast<Function>(e.address)(words_.data(), result); };
+    // As Numba's: the GIL stays held unless the function was compiled with nogil=True
+    // (releasing it costs more than a small function's whole call).
+    const int code = e.release_gil ? without_gil(run) : run();
     if (code != 0) raise_python(code);
     if (e.returns_array_ndim >= 0) return new_array(e, result);
     if (e.returns_argument >= 0) return nb::borrow(args[static_cast<size_t>(e.returns_argument)]);
@@ -234,39 +239,58 @@ class HostDispatcher {
   }
 
   static bool array_key(PyObject* a, std::string& key, std::vector<uint64_t>* words) {
-    if (const NdArray* t = as_ndarray(nb::handle(a))) {
-      const Array& x = t->array;
-      if (!x.device().is_cpu()) return false;
-      bool c = x.is_c_contiguous(), f = x.is_f_contiguous();
-      key += "T" + std::to_string(static_cast<int>(x.dtype())) + "," + std::to_string(x.ndim()) +
-             layout_code(c, f) + (x.writeable() ? "w" : "r");
-      if (words) {
-        x.buffer()->mark_exported();  // the compiled code may write it
-        words->push_back(reinterpret_cast<uint64_t>(x.data()));
-        for (int d = 0; d < x.ndim(); ++d) words->push_back(static_cast<uint64_t>(x.shape()[d]));
-        for (int d = 0; d < x.ndim(); ++d) words->push_back(static_cast<uint64_t>(x.strides()[d]));
-      }
-      return true;
+    // NumPy's arrays first, by their exact type (the common case, and the cheap test).
+    static PyTypeObject* const numpy_array =
+        reinterpret_cast<PyTypeObject*>(numpy().attr("ndarray").ptr());
+    if (Py_TYPE(a) != numpy_array) {
+      if (const NdArray* t = as_ndarray(nb::handle(a))) return tessera_array_key(t->array, key, words);
+      if (!PyObject_CheckBuffer(a)) return false;
     }
-    if (!PyObject_CheckBuffer(a)) return false;
     Py_buffer view;
     if (PyObject_GetBuffer(a, &view, PyBUF_RECORDS_RO) != 0) {
       PyErr_Clear();
       return false;
     }
+    if (view.ndim > 64) {
+      PyBuffer_Release(&view);
+      return false;
+    }
+    int64_t shape[64], strides[64];
+    for (int d = 0; d < view.ndim; ++d) {
+      shape[d] = view.shape[d];
+      strides[d] = view.strides[d];
+    }
     bool c, f;
-    std::vector<int64_t> shape(view.shape, view.shape + view.ndim);
-    std::vector<int64_t> strides(view.strides, view.strides + view.ndim);
-    contiguity(view.ndim, shape.data(), strides.data(), view.itemsize, &c, &f);
-    key += std::string("B") + (view.format ? view.format : "B") + "," +
-           std::to_string(view.itemsize) + "," + std::to_string(view.ndim) + layout_code(c, f) +
-           (view.readonly ? "r" : "w");
+    contiguity(view.ndim, shape, strides, view.itemsize, &c, &f);
+    // B, the buffer's format, its item size and dimensions (as characters), the layout and
+    // the writability: enough to tell every specialization apart.
+    key += 'B';
+    key += view.format ? view.format : "B";
+    key += ',';
+    key += static_cast<char>('0' + view.itemsize);
+    key += static_cast<char>('0' + view.ndim);
+    key += layout_code(c, f);
+    key += view.readonly ? 'r' : 'w';
     if (words) {
       words->push_back(reinterpret_cast<uint64_t>(view.buf));
-      for (const int64_t s : shape) words->push_back(static_cast<uint64_t>(s));
-      for (const int64_t s : strides) words->push_back(static_cast<uint64_t>(s));
+      for (int d = 0; d < view.ndim; ++d) words->push_back(static_cast<uint64_t>(shape[d]));
+      for (int d = 0; d < view.ndim; ++d) words->push_back(static_cast<uint64_t>(strides[d]));
     }
     PyBuffer_Release(&view);  // the caller's tuple keeps the object, so its memory, alive
+    return true;
+  }
+
+  static bool tessera_array_key(const Array& x, std::string& key, std::vector<uint64_t>* words) {
+    if (!x.device().is_cpu()) return false;
+    const bool c = x.is_c_contiguous(), f = x.is_f_contiguous();
+    key += "T" + std::to_string(static_cast<int>(x.dtype())) + "," + std::to_string(x.ndim()) +
+           layout_code(c, f) + (x.writeable() ? "w" : "r");
+    if (words) {
+      x.buffer()->mark_exported();  // the compiled code may write it
+      words->push_back(reinterpret_cast<uint64_t>(x.data()));
+      for (int d = 0; d < x.ndim(); ++d) words->push_back(static_cast<uint64_t>(x.shape()[d]));
+      for (int d = 0; d < x.ndim(); ++d) words->push_back(static_cast<uint64_t>(x.strides()[d]));
+    }
     return true;
   }
 
@@ -384,7 +408,16 @@ void bind_jit(nb::module_& m) {
         return nb::str(key.c_str());
       })
       .def("add", &HostDispatcher::add)
-      .def("call", &HostDispatcher::call);
+      .def("call", [](HostDispatcher& d, nb::tuple args, nb::handle miss) {
+        nb::object r = d.try_call(args);
+        return r.is_valid() ? r : nb::borrow(miss);
+      })
+      // A call of tessera.jit.Dispatcher (a subclass) stays in C++ when the arguments' types
+      // have a specialization; a first call goes to its Python `_miss`, which compiles.
+      .def("__call__", [](nb::handle self, nb::args args) {
+        nb::object r = nb::cast<HostDispatcher&>(self).try_call(args);
+        return r.is_valid() ? r : self.attr("_miss")(*args);
+      });
 }
 
 }  // namespace tessera::py

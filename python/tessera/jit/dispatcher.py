@@ -86,17 +86,20 @@ class CompiledFunction:
         return function
 
 
-class Dispatcher(CompiledFunction):
-    """What `@jit` makes of a function: call it like the function."""
+class Dispatcher(CompiledFunction, _core._JitHostDispatcher):
+    """What `@jit` makes of a function: call it like the function. A call is C++ (the base
+    class): the arguments' type key, the specialization's lookup, the packing of the
+    arguments and the conversion of the result; only a call with new types comes to
+    `_miss`, which compiles."""
 
     def __init__(self, py_func, signatures=(), **options):
-        super().__init__(py_func)
+        CompiledFunction.__init__(self, py_func)
+        _core._JitHostDispatcher.__init__(self)
         error_model = options.get("error_model", "python")
         if error_model not in ("python", "numpy"):
             raise ValueError(f"[jit] error_model must be 'python' or 'numpy', got {error_model!r}")
         self.options = options
         self._specializations = {}
-        self._fast = _core._JitHostDispatcher()  # the call path: types -> entry, in C++
         # Eager signatures, compiled now: (argument types, Specialization), in their order.
         # A call then takes the first its arguments convert to, and compiles nothing new.
         self._eager = []
@@ -148,19 +151,16 @@ class Dispatcher(CompiledFunction):
                             f"{', '.join(map(str, types))}")
         return self._compile(types), types
 
-    def __call__(self, *args):
-        result = self._fast.call(args, _MISS)
-        if result is not _MISS:
-            return result
+    def _miss(self, *args):
         # A first call with these types: type and compile (or raise TypingError), then
         # register the entry under the C++ path's key of the arguments.
         spec, signature = self.specialization(*args)
         if self._eager:  # numbers converted to the signature's types, which the key then has
             args = _converted(args, self._types_of(args), signature)
-            result = self._fast.call(args, _MISS)
+            result = self.call(args, _MISS)
             if result is not _MISS:
                 return result
-        key = self._fast.key(*args)
+        key = self.key(*args)
         if key is None:
             raise TypingError(f"[jit] {self.__name__}(): the arguments' types are not supported")
         result = spec.return_type
@@ -168,9 +168,10 @@ class Dispatcher(CompiledFunction):
             result = "tuple:" + ",".join(result.items)
         elif isinstance(result, T.ArrayType):
             result = f"array:{result.dtype}:{result.ndim}"
-        self._fast.add(key, spec.entry, str(result),
-                       -1 if spec.returns_argument is None else spec.returns_argument)
-        return self._fast.call(args, _MISS)
+        self.add(key, spec.entry, str(result),
+                 -1 if spec.returns_argument is None else spec.returns_argument,
+                 bool(self.options.get("nogil")))
+        return self.call(args, _MISS)
 
     def inspect_cpp(self, *args):
         """The C++ generated for the types of `args`."""
