@@ -264,12 +264,14 @@ def _to_host(xp, x):
 # The `jit` group: loops written for Numba (_loops.py), compiled by tessera.jit; NumPy runs
 # the same computation as whole-array operations, and the Numba peer the same loops through
 # numba.njit (serial, as written).
-JIT_LOOPS = {}  # case name -> (loop, the output's shape from the inputs' or None, parallel)
+# case name -> (loop, the output's shape from the inputs' or None, parallel, calls per run)
+JIT_LOOPS = {}
 _JIT_COMPILED = {}  # case name -> the loop through tessera.jit
 
 
-def _jit_case(name, size, make_inputs, loop, out_shape, numpy_program, parallel=False, **kwargs):
-    JIT_LOOPS[name] = (loop, out_shape, parallel)
+def _jit_case(name, size, make_inputs, loop, out_shape, numpy_program, parallel=False, repeat=1,
+              **kwargs):
+    JIT_LOOPS[name] = (loop, out_shape, parallel, repeat)
 
     def run(xp, *inputs):
         if xp is np:
@@ -303,8 +305,10 @@ def _stencil_case(name, size, make_inputs, kernel, numpy_program, **kwargs):
 def run_loop(compiled, xp, name, *inputs):
     """Runs a jit group's loop compiled by `compiled`: into a zeroed output of the case's
     shape, or for its return value."""
-    out_shape = JIT_LOOPS[name][1]
+    _, out_shape, _, repeat = JIT_LOOPS[name]
     if out_shape is None:
+        for _ in range(repeat - 1):  # a latency case: the calls themselves are what is timed
+            compiled(*inputs)
         return compiled(*inputs)
     out = xp.zeros(out_shape(*inputs))
     compiled(*inputs, out)
@@ -326,8 +330,8 @@ def jit_cases(quick):
     k = 128 if quick else 256
     points = 1024 if quick else 2048
     return [
-        _jit_case("jit: call latency", "1 float", lambda rng: (1.5,), _loops.add_one, None,
-                  lambda x: x + 1.0, calls=1000),
+        _jit_case("jit: 1000 calls", "1 float", lambda rng: (1.5,), _loops.add_one, None,
+                  lambda x: x + 1.0, repeat=1000),
         _jit_case("jit: sum loop", f"{n:.0e}", _vector(n), _loops.sum_loop, None,
                   lambda x: x.sum(), rtol=1e-9),
         _jit_case("jit: math.sin loop", f"{n:.0e}", _vector(n), _loops.sin_loop,

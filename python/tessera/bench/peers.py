@@ -164,7 +164,7 @@ class Numba(Peer):
 
             import numba
 
-            loop, _, parallel = JIT_LOOPS[case.name]
+            loop, _, parallel, _ = JIT_LOOPS[case.name]
             if parallel:  # the loop's prange, which is range for Python, is Numba's
                 names = dict(loop.__globals__, prange=numba.prange)
                 loop = types.FunctionType(loop.__code__, names, loop.__name__)
