@@ -665,6 +665,15 @@ def test_cuda_array_interface_arguments():
     np.testing.assert_array_equal(a.copy_to_host(), np.arange(1, 11))
 
 
+def test_mapped_arrays_are_written_by_kernels_directly():
+    a = cuda.mapped_array(10, dtype=np.float64)
+    a[:] = np.arange(10.0)
+    increment_by_one[1, 32](a)  # no copy, no warning: the kernel reads and writes host memory
+    cuda.synchronize()
+    np.testing.assert_array_equal(a, np.arange(1.0, 11.0))
+    np.testing.assert_array_equal(a.copy_to_host(), np.arange(1.0, 11.0))
+
+
 def test_device_array_host_api():
     d = cuda.device_array((3, 4), np.float32)
     assert isinstance(d, tp.ndarray) and d.shape == (3, 4) and d.dtype == np.float32

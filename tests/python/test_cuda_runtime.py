@@ -281,16 +281,23 @@ def test_pinned_memory():
 
 @needs_cuda
 def test_mapped_array():
-    device_array, host = cuda.mapped_array((8,), dtype=np.float32)
+    host = cuda.mapped_array((8,), dtype=np.float32)  # Numba's: one array, host and device
+    assert isinstance(host, np.ndarray) and host.dtype == np.float32
     host[:] = np.arange(8)
     kernel = tp.RawKernel(r'''
     extern "C" __global__ void twice(float* x, int n) {
       int i = blockIdx.x * blockDim.x + threadIdx.x;
       if (i < n) x[i] *= 2.0f;
     }''', "twice")
-    kernel((1,), (8,), (device_array, np.int32(8)))
+    kernel((1,), (8,), (host.device_array, np.int32(8)))
     cuda.Device().synchronize()
     np.testing.assert_array_equal(host, np.arange(8) * 2.0)
+    kernel((1,), (4,), (host[4:].device_array, np.int32(4)))
+    cuda.Device().synchronize()
+    np.testing.assert_array_equal(host, np.arange(8) * np.array([2.0] * 4 + [4.0] * 4))
+    interface = host[2:].__cuda_array_interface__
+    assert interface["data"][0] == host.__cuda_array_interface__["data"][0] + 8
+    assert interface["shape"] == (6,) and interface["typestr"] == "<f4"
 
 
 @needs_cuda

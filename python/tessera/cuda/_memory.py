@@ -106,16 +106,62 @@ def pinned_array(shape, dtype=float, order="C"):
     return _host_array(alloc_pinned_memory(nbytes), shape, dtype, order)
 
 
-def mapped_array(shape, dtype=float):
-    """A tessera array on the current CUDA device whose memory is page-locked host memory
-    mapped into the device's address space: kernels read and write the host memory
-    directly. Returns the device array and a NumPy view of the same memory."""
+class MappedArray(np.ndarray):
+    """Numba's MappedNDArray: a NumPy array in page-locked host memory that is also mapped
+    into a CUDA device's address space, so kernels read and write it directly (no copy): it
+    exposes `__cuda_array_interface__` (what cuda.jit kernels take), and `device_array`, the
+    same memory as a tessera array on the device (what RawKernel takes). After a kernel
+    writes it, synchronize before reading it on the host."""
+
+    def __array_finalize__(self, obj):
+        self._mapping = getattr(obj, "_mapping", None)
+
+    @property
+    def device_array(self):
+        """This memory as a tessera array on the device it is mapped into."""
+        if self._mapping is None:
+            raise ValueError("[mapped_array] this array is not mapped memory")
+        mapping, base = self._mapping
+        offset = self.__array_interface__["data"][0] - base
+        pointer = MemoryPointer(mapping, offset)
+        if self.flags.c_contiguous or self.flags.f_contiguous:
+            return _core.ndarray(self.shape, self.dtype, memptr=pointer,
+                                 order="C" if self.flags.c_contiguous else "F")
+        raise NotImplementedError("[mapped_array] device_array of a non-contiguous view: use "
+                                  "__cuda_array_interface__ (cuda.jit kernels take it)")
+
+    @property
+    def __cuda_array_interface__(self):
+        if self._mapping is None:
+            raise AttributeError("__cuda_array_interface__")
+        mapping, base = self._mapping
+        offset = self.__array_interface__["data"][0] - base
+        return {"shape": self.shape, "typestr": self.dtype.str, "version": 3,
+                "strides": None if self.flags.c_contiguous else self.strides,
+                "data": (mapping.ptr + offset, not self.flags.writeable), "stream": None}
+
+    def copy_to_host(self, ary=None, stream=0):
+        if ary is None:
+            return np.array(self)
+        ary[...] = self
+        return ary
+
+
+def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False,
+                 wc=False):
+    """Numba's cuda.mapped_array: an uninitialized array in page-locked host memory mapped
+    into the current CUDA device's address space (a MappedArray: a NumPy array kernels read
+    and write directly)."""
+    if strides is not None:
+        raise NotImplementedError("[mapped_array] strides= is not supported: give order='C' or 'F'")
     dtype = np.dtype(dtype)
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     host = alloc_pinned_memory(nbytes)
-    device_array = _core.ndarray(shape, dtype, memptr=MemoryPointer(_MappedMemory(host)))
-    return device_array, _host_array(host, shape, dtype, "C")
+    mapping = _MappedMemory(host)
+    array = _host_array(host, shape, dtype, order).view(MappedArray)
+    array._mapping = (mapping, array.__array_interface__["data"][0])
+    return array
 
 
 class MemoryPointer:
