@@ -374,15 +374,16 @@ void pool_parallel_for(long long count, int chunks, ChunkBody body, void* contex
 void bind_jit(nb::module_& m) {
   // The host C++ of a module's IR (for tests and for the curious: inspect_cpp()).
   // python_errors: Python's error model (ZeroDivisionError), else NumPy's (render_python.h).
-  m.def("_jit_render_host", [](const std::string& ir, bool python_errors) {
-    return jit::render_python_host(ir, python_errors ? jit::ErrorModel::kPython : jit::ErrorModel::kNumpy);
-  }, nb::arg("ir"), nb::arg("python_errors") = true);
+  m.def("_jit_render_host", [](const std::string& ir, bool python_errors, bool fast_math) {
+    return jit::render_python_host(
+        ir, python_errors ? jit::ErrorModel::kPython : jit::ErrorModel::kNumpy, fast_math);
+  }, nb::arg("ir"), nb::arg("python_errors") = true, nb::arg("fastmath") = false);
   m.def("_jit_render_cuda", [](const std::string& ir) { return jit::render_python_cuda(ir); });
   m.attr("_jit_python_kernel_name") = jit::kPythonKernelName;
   // The entry point's address.
-  m.def("_jit_compile_host", [](const std::string& ir, bool python_errors) {
+  m.def("_jit_compile_host", [](const std::string& ir, bool python_errors, bool fast_math) {
     const std::string source = jit::render_python_host(
-        ir, python_errors ? jit::ErrorModel::kPython : jit::ErrorModel::kNumpy);
+        ir, python_errors ? jit::ErrorModel::kPython : jit::ErrorModel::kNumpy, fast_math);
     return without_gil([&] {
       try {
         using Bind = void (*)(void (*)(long long, int, ChunkBody, void*), int);
@@ -395,7 +396,7 @@ void bind_jit(nb::module_& m) {
                         "in tessera:\n") + e.what());
       }
     });
-  }, nb::arg("ir"), nb::arg("python_errors") = true);
+  }, nb::arg("ir"), nb::arg("python_errors") = true, nb::arg("fastmath") = false);
   m.def("_jit_register_scalar_type", [](nb::handle type, const std::string& dtype) {
     HostDispatcher::scalar_types()[reinterpret_cast<PyTypeObject*>(type.ptr())] =
         HostDispatcher::dtype_named(dtype);

@@ -70,10 +70,13 @@ std::string render_entry(const SExpr& f) {
 
 }  // namespace
 
-std::string render_python_host(std::string_view ir_text, ErrorModel errors) {
+std::string render_python_host(std::string_view ir_text, ErrorModel errors, bool fast_math) {
   const SExpr module = parse_sexpr(ir_text);
   if (module.head() != "module" || module.size() < 2) bad(module, "expected a module");
-  std::string s = "#include <cstdlib>\n" + kernel_functors_text();
+  // Before everything, so that the functors inlined into the functions compile alike (GCC
+  // does not inline across different optimization options).
+  std::string s = fast_math ? "#pragma GCC optimize(\"fast-math\", \"fp-contract=fast\")\n" : "";
+  s += "#include <cstdlib>\n" + kernel_functors_text();
   for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
     s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
          std::string(kPythonKernelFiles[i].text) + "\n";

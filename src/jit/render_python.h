@@ -29,7 +29,10 @@ inline constexpr const char* kPythonBindName = "ts_python_bind";
 // give inf, nan or 0 as NumPy's ufuncs do.
 enum class ErrorModel { kPython, kNumpy };
 
-std::string render_python_host(std::string_view ir_text, ErrorModel errors = ErrorModel::kPython);
+// fast_math: jit(fastmath=True), Numba's: the compiler may reassociate, contract and assume
+// finite values (GCC's -ffast-math and FMA contraction for the whole module).
+std::string render_python_host(std::string_view ir_text, ErrorModel errors = ErrorModel::kPython,
+                               bool fast_math = false);
 
 // The CUDA kernel `ts_python_kernel` of a module of IR whose last function is a
 // `cuda.jit` kernel (it returns nothing): CUDA C++ for NVRTC or the simulator, with the

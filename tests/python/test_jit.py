@@ -625,3 +625,18 @@ def iterate_rows(a):
 def test_iterating_a_2d_array_is_not_supported_yet():
     with pytest.raises(TypingError, match="1-d array"):
         jit(iterate_rows)(np.ones((2, 2)))
+
+
+def _fast_total(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        s += x[i]
+    return s
+
+
+def test_fastmath_reassociates_and_stays_close():
+    x = np.random.default_rng(7).standard_normal(10**5)
+    fast = tp.jit(fastmath=True)(_fast_total)
+    np.testing.assert_allclose(fast(x), x.sum(), rtol=1e-12)
+    assert '#pragma GCC optimize("fast-math", "fp-contract=fast")' in fast.inspect_cpp(x)
+    assert "fast-math" not in tp.jit(_fast_total).inspect_cpp(x)

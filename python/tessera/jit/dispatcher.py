@@ -29,16 +29,17 @@ class Specialization:
     """One compiled version of a function: its IR (with the functions it calls) and its
     native entry point."""
 
-    def __init__(self, function_ir, python_errors=True):
+    def __init__(self, function_ir, python_errors=True, fastmath=False):
         self.ir = function_ir
         self.text = function_ir.module_text()
         self.python_errors = python_errors
+        self.fastmath = fastmath
         self.return_type = function_ir.return_type
         self.returns_argument = function_ir.returns_argument
-        self.entry = _core._jit_compile_host(self.text, python_errors)
+        self.entry = _core._jit_compile_host(self.text, python_errors, fastmath)
 
     def cpp(self):
-        return _core._jit_render_host(self.text, self.python_errors)
+        return _core._jit_render_host(self.text, self.python_errors, self.fastmath)
 
 
 class CompiledFunction:
@@ -137,7 +138,8 @@ class Dispatcher(CompiledFunction, _core._JitHostDispatcher):
         if spec is None:
             parallel = bool(self.options.get("parallel"))
             spec = Specialization(self._lower(types, "cpu", parallel, return_type),
-                                  self.options.get("error_model", "python") == "python")
+                                  self.options.get("error_model", "python") == "python",
+                                  bool(self.options.get("fastmath")))
             self._specializations[types] = spec
         return spec
 
