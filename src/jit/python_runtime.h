@@ -268,6 +268,18 @@ inline long long checked_step(long long step) {
 __device__ inline long long checked_step(long long step) { return step == 0 ? 1 : step; }
 #endif
 
+// `a` with its dimensions in reverse order (a.T): the same memory.
+template <class R, class A>
+TS_HD R transpose(const A& a) {
+  R r;
+  r.data = a.data;
+  for (int d = 0; d < A::kNdim; ++d) {
+    r.shape[d] = a.shape[A::kNdim - 1 - d];
+    r.strides[d] = a.stride(A::kNdim - 1 - d);
+  }
+  return r;
+}
+
 // The view R of `a` that `items` select (missing trailing items are whole dimensions). An
 // index below zero counts from the end; bounds are not checked, as in Numba.
 template <class R, class A, int K>

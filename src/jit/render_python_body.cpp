@@ -110,6 +110,9 @@ class BodyRenderer {
     }
     if (h == "intrinsic") return intrinsic(e);
     if (h == "view") return view(e);
+    if (h == "transpose") {
+      return "tessera::pyjit::transpose<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ")";
+    }
     if (h == "address") return "&" + load(e, "");
     if (h == "truth") {
       const std::string v = expr(e.at(1));

@@ -622,9 +622,12 @@ def iterate_rows(a):
     return s
 
 
-def test_iterating_a_2d_array_is_not_supported_yet():
-    with pytest.raises(TypingError, match="1-d array"):
-        jit(iterate_rows)(np.ones((2, 2)))
+def test_iterating_a_2d_array_gives_its_rows():
+    a = np.arange(12.0).reshape(3, 4)
+    assert jit(iterate_rows)(a) == numba.njit(iterate_rows)(a) == 12.0
+    assert jit(iterate_rows)(a[::-1, 1:]) == numba.njit(iterate_rows)(a[::-1, 1:])
+    with pytest.raises(TypingError, match="not a float64"):
+        jit(iterate_rows)(1.5)
 
 
 def _fast_total(x):

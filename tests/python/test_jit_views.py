@@ -86,3 +86,19 @@ def test_view_errors():
         tp.jit(_constant_zero_step)(np.arange(3.0))
     with pytest.raises(TypingError, match="slices are not supported yet"):
         tp.jit(_assign_slice)(np.arange(5.0))
+
+
+def _transposed_sum(a):
+    t = a.T
+    s = 0.0
+    for i in range(t.shape[0]):
+        for j in range(t.shape[1]):
+            s += t[i, j] * (i + 1) - t[i, -1] * j
+    return s, t.shape[0]
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_transpose(order):
+    a = np.asarray(np.arange(12.0).reshape(3, 4), order=order)
+    assert tp.jit(_transposed_sum)(a) == numba.njit(_transposed_sum)(a)
+    assert tp.jit(_transposed_sum)(a[::2, ::-1]) == numba.njit(_transposed_sum)(a[::2, ::-1])

@@ -275,6 +275,10 @@ class Lowering:
             if node.attr == "shape":
                 items = [ir.Shape(value, k) for k in range(value.type.ndim)]
                 return ir.MakeTuple(items, T.TupleType(tuple("int64" for _ in items)))
+            if node.attr == "T":
+                t = value.type
+                layout = {"C": "F", "F": "C"}.get(t.layout, "A") if t.ndim > 1 else t.layout
+                return ir.Transpose(value, T.ArrayType(t.dtype, t.ndim, layout, t.readonly))
         raise self.error(node, f"attribute .{node.attr} of a {value.type} is not supported")
 
     def expr_Tuple(self, node):
@@ -744,9 +748,10 @@ class Lowering:
         return [ir.While(cond, body)]
 
     def for_elements(self, node):
-        """`for x in a` and `for i, x in enumerate(a)` over a 1-d array or a tuple whose
-        items share a type: a loop over its indices (a hidden int64 variable, never
-        negative) that reads the element first."""
+        """`for x in a` and `for i, x in enumerate(a)` over an array (its elements, or its
+        rows as views when it has several dimensions) or a tuple whose items share a type:
+        a loop over its indices (a hidden int64 variable, never negative) that reads the
+        item first."""
         it = node.iter
         numbered = isinstance(it, ast.Call) and isinstance(it.func, ast.Name) \
             and it.func.id == "enumerate" and len(it.args) == 1 and not it.keywords
@@ -758,9 +763,9 @@ class Lowering:
             self.assign_type(node, temp, sequence.type)
             setup = [ir.Assign(temp, sequence)]
             sequence = ir.Var(temp, sequence.type)
-        elif not isinstance(sequence.type, T.ArrayType) or sequence.type.ndim != 1:
-            raise self.error(node, f"a for loop goes over range(...), a 1-d array, a tuple of "
-                                   f"one type or enumerate() of one, not a {sequence.type}")
+        elif not isinstance(sequence.type, T.ArrayType) or sequence.type.ndim == 0:
+            raise self.error(node, f"a for loop goes over range(...), an array, a tuple of one "
+                                   f"type or enumerate() of one, not a {sequence.type}")
         if numbered:
             if not (isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2):
                 raise self.error(node, "enumerate() gives pairs: `for i, x in enumerate(a)`")
@@ -775,6 +780,11 @@ class Lowering:
         if isinstance(sequence.type, T.TupleType):
             element = ir.TupleGet(sequence, held, sequence.type.items[0])
             length = ir.Const(len(sequence.type.items), "int64")
+        elif sequence.type.ndim > 1:  # its rows, as views (Numba's iteration of an n-d array)
+            t = sequence.type
+            row = T.ArrayType(t.dtype, t.ndim - 1, "C" if t.layout == "C" else "A", t.readonly)
+            element = ir.View(sequence, [("index", held)], row)
+            length = ir.Shape(sequence, 0)
         else:
             element = ir.Load(sequence, [held], sequence.type.dtype, True)
             length = ir.Shape(sequence, 0)

@@ -232,6 +232,16 @@ class View:
 
 
 @dataclass
+class Transpose:
+    """a.T: the array's dimensions in reverse order, the same memory."""
+    array: object
+    type: object
+
+    def text(self):
+        return f"(transpose {type_text(self.type)} {self.array.text()})"
+
+
+@dataclass
 class Shape:
     array: object
     axis: int
