@@ -95,9 +95,9 @@ def _grid_2d(rows, cols, block=BLOCK_2D):
     return ((cols + block[0] - 1) // block[0], (rows + block[1] - 1) // block[1]), block
 
 
-def programs(compiled, empty):
-    """Case name -> program over device arrays, with each kernel as `compiled` made it and
-    `empty(shape)` allocating float64 device arrays."""
+def programs(compiled, empty, zeros):
+    """Case name -> program over device arrays, with each kernel as `compiled` made it,
+    `empty(shape)` and `zeros(shape)` allocating float64 device arrays."""
     sin, stencil, naive, tiled, distance, block_sum = (compiled[k.__name__] for k in KERNELS)
 
     def run_sin(x):
@@ -123,7 +123,7 @@ def programs(compiled, empty):
         return out
 
     def run_sum(x):
-        total = empty((1,))
+        total = zeros((1,))
         blocks = min((x.size + THREADS - 1) // THREADS, 1024)
         block_sum[blocks, THREADS](x, total)
         return total
@@ -141,7 +141,7 @@ def programs(compiled, empty):
 def tessera_programs():
     import tessera as tp  # noqa: PLC0415
     return programs({k.__name__: cuda.jit(k) for k in KERNELS},
-                    lambda shape: tp.zeros(shape))
+                    lambda shape: tp.empty(shape), lambda shape: tp.zeros(shape))
 
 
 def numba_programs():
@@ -153,4 +153,5 @@ def numba_programs():
     for k in KERNELS:
         clone = types.FunctionType(k.__code__, names, k.__name__, k.__defaults__, k.__closure__)
         compiled[k.__name__] = numba_cuda.jit(clone)
-    return programs(compiled, lambda shape: numba_cuda.to_device(np.zeros(shape)))
+    return programs(compiled, lambda shape: numba_cuda.device_array(shape),
+                    lambda shape: numba_cuda.to_device(np.zeros(shape)))
