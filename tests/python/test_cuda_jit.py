@@ -854,7 +854,8 @@ def test_kernel_errors_name_the_kernel_and_the_construct():
         cnd_cuda(0.5)
     with pytest.raises(TypeError, match="device function"):
         cnd_cuda[1, 1]
-    with pytest.raises(cuda.CUDARuntimeError, match="invalid launch shape"):
+    # The driver's error (the simulator adds the shape to it; a GPU's driver does not).
+    with pytest.raises(cuda.CUDARuntimeError, match="CUDA_ERROR_INVALID_VALUE"):
         increment_by_one[1, 2048](a)
     with pytest.raises(RuntimeError, match="inside a kernel"):
         cuda.grid(1)
