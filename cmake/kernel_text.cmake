@@ -9,6 +9,7 @@ tessera_embed_text(tessera_core STRIP_ALL
   FILES
     kernels/defs.h
     kernels/element_types.h
+    kernels/complex_math.h
     kernels/cast.h
     kernels/ops_exp_log.h
     kernels/ops_arithmetic.h

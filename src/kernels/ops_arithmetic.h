@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "kernels/cast.h"
+#include "kernels/complex_math.h"
 #include "kernels/defs.h"
 #include "kernels/element_types.h"
 
@@ -212,7 +213,7 @@ TS_HD C cpow(C a, C b) {
     if (br < 0) acc = cdiv(C(R(1), R(0)), acc);
     return acc;
   }
-  return std::pow(a, b);
+  return complex_math::pow(a, b);
 }
 
 }  // namespace arith_detail

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "kernels/complex_math.h"
 #include "kernels/defs.h"
 #include "kernels/element_types.h"
 
@@ -88,20 +89,21 @@ TS_HD void no_flag_check(T) {}
 }  // namespace detail
 
 // A functor for a C-library function that NumPy calls unchanged for float, double and
-// complex: the half case forwards to float, every other type calls `check(x)` (a flag
-// NumPy raises that the C library does not) and goes to the std:: overload. The call is
-// unqualified after `using std::fn` so that a device complex type's own overloads are
-// found by argument-dependent lookup. ops_trig.h uses it too.
+// complex: the half case forwards to float, float and double call `check(x)` (a flag
+// NumPy raises that the C library does not) and go to the std:: overload, complex goes to
+// complex_math (the C library's function on the host, tessera's own in CUDA code).
+// ops_trig.h uses it too.
 #define TS_LIBM_UNARY_CHECKED(Name, fn, check)                           \
   struct Name {                                                          \
     template <class T>                                                   \
     TS_HD T operator()(T x) const {                                      \
       if constexpr (detail::is_half_v<T>) {                              \
         return detail::float_to_half((*this)(detail::half_to_float(x))); \
+      } else if constexpr (is_complex_type<T>::value) {                  \
+        return complex_math::fn(x);                                      \
       } else {                                                           \
         check(x);                                                        \
-        using std::fn;                                                   \
-        return fn(x);                                                    \
+        return std::fn(x);                                               \
       }                                                                  \
     }                                                                    \
   };
@@ -109,7 +111,16 @@ TS_HD void no_flag_check(T) {}
 
 TS_LIBM_UNARY(Sqrt, sqrt)
 
-TS_LIBM_UNARY(Cbrt, cbrt)
+struct Cbrt {  // real only: NumPy has no complex cbrt
+  template <class T>
+  TS_HD T operator()(T x) const {
+    if constexpr (detail::is_half_v<T>) {
+      return detail::float_to_half((*this)(detail::half_to_float(x)));
+    } else {
+      return std::cbrt(x);
+    }
+  }
+};
 
 TS_LIBM_UNARY(Exp, exp)
 
@@ -121,8 +132,7 @@ struct Exp2 {
     } else if constexpr (is_complex_type<T>::value) {
       // NumPy: cexp(z * ln2), with the two parts scaled independently.
       using R = typename T::value_type;
-      using std::exp;
-      return exp(detail::scale_parts(x, detail::math_consts<R>::ln2));
+      return complex_math::exp(detail::scale_parts(x, detail::math_consts<R>::ln2));
     } else {
       return std::exp2(x);
     }
@@ -160,9 +170,10 @@ struct Log {
       // (isless: a NaN input raises no invalid flag, as in NumPy.)
       const double r = std::log(x);
       return std::isless(x, 0.0) ? std::fabs(r) : r;
+    } else if constexpr (is_complex_type<T>::value) {
+      return complex_math::log(x);
     } else {
-      using std::log;
-      return log(x);
+      return std::log(x);
     }
   }
 };
@@ -175,8 +186,7 @@ struct Log2 {
     } else if constexpr (is_complex_type<T>::value) {
       // NumPy: clog(z) with both parts multiplied by log2(e).
       using R = typename T::value_type;
-      using std::log;
-      return detail::scale_parts(log(x), detail::math_consts<R>::log2e);
+      return detail::scale_parts(complex_math::log(x), detail::math_consts<R>::log2e);
     } else if constexpr (std::is_same_v<T, double>) {
       const double r = std::log2(x);
       return std::isless(x, 0.0) ? std::fabs(r) : r;  // +nan for x < 0, as in Log
@@ -195,8 +205,7 @@ struct Log10 {
       // NumPy: clog(z) with both parts multiplied by log10(e); std::log10 on complex
       // divides by log(10) instead, which rounds differently.
       using R = typename T::value_type;
-      using std::log;
-      return detail::scale_parts(log(x), detail::math_consts<R>::log10e);
+      return detail::scale_parts(complex_math::log(x), detail::math_consts<R>::log10e);
     } else {
       return std::log10(x);
     }

@@ -143,10 +143,16 @@ struct Isfinite {
   }
 };
 
+// half reads its sign bit directly: a GPU's half-to-float conversion makes every nan the
+// canonical positive one, which would lose the sign of -nan.
 struct Signbit {
   template <class T>
   TS_HD bool operator()(T x) const {
-    return std::signbit(detail::widen_half(x));
+    if constexpr (detail::is_half_v<T>) {
+      return (detail::to_bits(x) & 0x8000u) != 0;
+    } else {
+      return std::signbit(x);
+    }
   }
 };
 

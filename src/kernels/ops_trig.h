@@ -153,8 +153,7 @@ struct Tanh {
       if (std::isless(ax, 2.0625)) return std::copysign(detail::tanh_mid(ax), x);
       return std::tanh(x);
     } else {
-      using std::tanh;
-      return tanh(x);
+      return complex_math::tanh(x);
     }
   }
 };

@@ -9,6 +9,9 @@ differs from NumPy's."""
 
 import builtins
 import math
+import os
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -708,6 +711,36 @@ def test_float32_sum_accuracy(device, shape, axis):
     theirs = np.sum(x, axis=axis).astype(np.float64)
     worst = np.max(np.abs(ours - exact) / ulps)
     assert worst <= builtins.max(2.0, np.max(np.abs(theirs - exact) / ulps))
+
+
+GPU_SUM_CHECK = """
+import math, sys
+import numpy as np
+import tessera as tp
+sys.path.insert(0, sys.argv[1])
+from test_reductions import rms_errors
+with tp.Device("cuda"):
+    for shape, axis in [((10**6,), None), ((100, 10**5), 1), ((1000, 1000), 1)]:
+        x = np.random.default_rng(0).random(math.prod(shape), dtype=np.float32).reshape(shape)
+        numpy_error, tessera_error = rms_errors(x, axis)
+        print(shape, axis, tessera_error / numpy_error)
+        assert tessera_error <= 1.5 * numpy_error, (shape, axis, tessera_error, numpy_error)
+"""
+
+
+@pytest.mark.parametrize("multiprocessors", [132, 114, 108])
+def test_float32_sum_accuracy_gpu_launch_shapes(multiprocessors):
+    """test_float32_sum_accuracy's sums with the launch shapes of an H100 or H200 (132 or
+    114 multiprocessors) or an A100 (108): a long row splits into as many chunks as keep
+    every multiprocessor busy, many more than on the simulator's few (the host's cores),
+    and their partials merge pairwise. Run on the simulator in a process of its own, with
+    that many simulated multiprocessors."""
+    if os.environ.get("TESSERA_CUDA_SIM") != "1":
+        pytest.skip("sets the simulator's multiprocessor count")
+    env = dict(os.environ, TESSERA_CUDA_SIM_MULTIPROCESSORS=str(multiprocessors))
+    done = subprocess.run([sys.executable, "-c", GPU_SUM_CHECK, os.path.dirname(__file__)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,19 +1,29 @@
 """pytest plugin for the GPU check (`-p tessera_gpu_outcomes`): one line per finished test,
-"<outcome> <node id>", appended to $TESSERA_GPU_CHECK_OUTCOMES as it happens. The check's
-time limit may stop pytest before its own summary; these lines still give the counts and
-the names of the failures. Under pytest-xdist only the controller writes (it receives every
-worker's reports)."""
+"<outcome> <node id>", appended to $TESSERA_GPU_CHECK_OUTCOMES as it happens, and each
+failure's report (its last FAILURE_CHARS characters: the assertion message and the lines
+that raised it) appended to $TESSERA_GPU_CHECK_FAILURES. The check's time limit may stop
+pytest before its own summary; these files still give the counts, the names of the
+failures and why each failed. Under pytest-xdist only the controller writes (it receives
+every worker's reports)."""
 
 import os
 
+FAILURE_CHARS = 4000
+
 _out = None
+_failures = None
 
 
 def pytest_configure(config):
-    global _out
+    global _out, _failures
+    if hasattr(config, "workerinput"):   # inside an xdist worker
+        return
     path = os.environ.get("TESSERA_GPU_CHECK_OUTCOMES")
-    if path and not hasattr(config, "workerinput"):   # not inside an xdist worker
+    if path:
         _out = open(path, "a", buffering=1)
+    path = os.environ.get("TESSERA_GPU_CHECK_FAILURES")
+    if path:
+        _failures = open(path, "a")
 
 
 def _outcome(report):
@@ -38,8 +48,15 @@ def pytest_runtest_logreport(report):
     outcome = _outcome(report)
     if outcome:
         _out.write(f"{outcome} {report.nodeid}\n")
+    if _failures is not None and outcome in ("failed", "error"):
+        text = report.longreprtext
+        if len(text) > FAILURE_CHARS:
+            text = "[...]\n" + text[-FAILURE_CHARS:]
+        _failures.write(f"===== {outcome} {report.nodeid} ({report.when})\n{text}\n\n")
+        _failures.flush()
 
 
 def pytest_unconfigure(config):
-    if _out is not None:
-        _out.close()
+    for f in (_out, _failures):
+        if f is not None:
+            f.close()

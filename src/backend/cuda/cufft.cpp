@@ -1,6 +1,7 @@
 #include "backend/cuda/cufft.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -304,6 +305,27 @@ cufftResult exec(const CufftApi& api, cufftHandle plan, int type, void* in, void
   }
 }
 
+// cuFFT requires every data pointer of a real transform to be aligned to its complex type
+// (8 bytes for float32, 16 for float64), the real side's too: x[1:] of a float array is
+// not, nor are the pointers of a batch axis looped over here (all but cuFFT's own batch
+// axis, execute_pass) whose real-side stride is odd. Such passes go through packed copies.
+// (Odd distances inside cuFFT's own batch are fine: rows of odd length are the plain
+// layout of a real transform.)
+bool real_side_aligned(const FftCall& c) {
+  if (c.kind == FftKind::ComplexToComplex) return true;
+  const bool in_side = c.kind == FftKind::RealToComplex;
+  const Array& real = in_side ? c.in : c.out;
+  const auto alignment = static_cast<uintptr_t>(2 * real.itemsize());
+  if (reinterpret_cast<uintptr_t>(real.data()) % alignment != 0) return false;
+  if (c.batch.size() < 2) return true;
+  const auto longest = std::max_element(c.batch.begin(), c.batch.end(),
+                                        [](const FftAxis& x, const FftAxis& y) { return x.n < y.n; });
+  for (auto b = c.batch.begin(); b != c.batch.end(); ++b) {
+    if (b != longest && (in_side ? b->in_stride : b->out_stride) % 2 != 0) return false;
+  }
+  return true;
+}
+
 void execute_pass(const CufftApi& api, int device, const FftCall& given) {
   FftCall pass = canonical(given);
   Backend& backend = cuda_backend(device);
@@ -316,13 +338,15 @@ void execute_pass(const CufftApi& api, int device, const FftCall& given) {
   l.rank = static_cast<int>(pass.axes.size());
   const std::vector<int64_t> in_lengths = side_lengths(pass, true);
   const std::vector<int64_t> out_lengths = side_lengths(pass, false);
+  const bool aligned = real_side_aligned(pass);
   const bool in_nests =
-      nests(side_strides(pass.axes, true), in_lengths, l.inembed, &l.istride);
+      nests(side_strides(pass.axes, true), in_lengths, l.inembed, &l.istride) && aligned;
   const bool out_nests =
-      nests(side_strides(pass.axes, false), out_lengths, l.onembed, &l.ostride);
+      nests(side_strides(pass.axes, false), out_lengths, l.onembed, &l.ostride) && aligned;
   if (!in_nests || !out_nests) {
-    // Packed copies on the device of the sides whose strides do not nest, in the order
-    // [batch..., axes...]: their strides nest and their batch axes merge into one.
+    // Packed copies on the device of the sides whose strides do not nest (both sides where
+    // a real side is misaligned), in the order [batch..., axes...]: their strides nest,
+    // their batch axes merge into one, and a fresh allocation is aligned.
     const Array out_view = side_view(pass, false);
     std::optional<Array> packed_out;
     if (in_place || !in_nests) {

@@ -1,10 +1,12 @@
 // The simulator's cuFFT (backend/cuda/cufft.h): the same entries as libcufft, with its
 // rules (rank 1 to 3, an advanced layout whose embeds hold each axis, a work area before
-// executing a plan made without one, the execution entry matching the plan's type), whose
+// executing a plan made without one, the execution entry matching the plan's type, data
+// pointers aligned to the transform's complex type, the real side's too), whose
 // transforms run the CPU backend's FFTW on the layout the plan describes, queued on the
 // plan's stream behind the work before them. Device memory is host memory here, so the
 // data is read where it lies.
 
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -161,6 +163,10 @@ cufftResult execute(cufftHandle handle, int type, void* in, void* out, int direc
   const bool single = type == CUFFT_C2C || type == CUFFT_R2C || type == CUFFT_C2R;
   const DType complex = single ? DType::Complex64 : DType::Complex128;
   const DType real = single ? DType::Float32 : DType::Float64;
+  const auto alignment = static_cast<uintptr_t>(itemsize(complex));
+  for (const void* p : {in, out}) {
+    if (reinterpret_cast<uintptr_t>(p) % alignment != 0) return CUFFT_INVALID_VALUE;
+  }
   call.forward = direction == CUFFT_FORWARD;
   call.in = host_view(in, call.kind == FftKind::RealToComplex ? real : complex);
   call.out = host_view(out, call.kind == FftKind::ComplexToReal ? real : complex);

@@ -332,7 +332,10 @@ CUresult device_name(char* name, int length, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult device_attribute(int* value, int attribute, CUdevice) {
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  // As many multiprocessors as host cores, or TESSERA_CUDA_SIM_MULTIPROCESSORS: launch
+  // shapes that depend on the count (a fold's split into chunks) can then be a real GPU's.
+  static const int cores = static_cast<int>(env_size(
+      "TESSERA_CUDA_SIM_MULTIPROCESSORS", std::max(1u, std::thread::hardware_concurrency())));
   switch (attribute) {
     case kMaxThreadsPerBlock: case kMaxBlockDimX: case kMaxBlockDimY: *value = 1024; break;
     case kMaxBlockDimZ: *value = 64; break;

@@ -232,17 +232,25 @@ __device__ void fold_block(const typename Traits::Params& p, unsigned char* shar
   }
 }
 
-// The chunks' partials of each output (every chunk holds at least one value) merged in
-// chunk order and finished: the second launch of a split walk.
+// The chunks' partials of each output (every chunk holds at least one value) merged and
+// finished: the second launch of a split walk. They merge pairwise, neighbours first, in
+// the output's own column of the buffer: a tree, like the blocks' merges and NumPy's
+// pairwise sums, whose rounding error grows with the log of the chunk count (a GPU with
+// 132 multiprocessors splits a long float32 sum into a hundred chunks or more, and a
+// running total over them would be several times NumPy's error).
 template <class Traits, class I>
 __device__ void fold_partials(const typename Traits::Params& p) {
   using F = Folded<typename Traits::Fold::Value>;
-  const F* partials = reinterpret_cast<const F*>(p.w[Traits::kPartials].a);
+  F* partials = reinterpret_cast<F*>(p.w[Traits::kPartials].a);
   const I outputs = static_cast<I>(p.w[Traits::kOutputs].i);
   const I chunks = static_cast<I>(p.w[Traits::kChunks].i);
   grid_stride<I>(outputs, [&](I o) {
+    for (I width = 1; width < chunks; width *= 2) {
+      for (I c = 0; c + width < chunks; c += 2 * width) {
+        Traits::Fold::merge(partials[c * outputs + o], partials[(c + width) * outputs + o]);
+      }
+    }
     F folded = partials[o];
-    for (I c = 1; c < chunks; ++c) Traits::Fold::merge(folded, partials[c * outputs + o]);
     char* base[Traits::kOperands];
     output_addresses<Traits>(p, o, base);
     Traits::finish(p, base, folded);
