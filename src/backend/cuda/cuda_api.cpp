@@ -173,10 +173,15 @@ uintptr_t host_device_pointer(uintptr_t host) {
 void launch(uintptr_t function, LaunchDims grid, LaunchDims block, size_t shared_bytes,
             const Stream& stream, std::vector<void*>& params, const char* api) {
   activate(stream.device().index, api);
-  check(driver()->cuLaunchKernel(reinterpret_cast<CUfunction>(function), grid.x, grid.y, grid.z,
-                                 block.x, block.y, block.z, static_cast<unsigned>(shared_bytes),
-                                 stream_handle(stream), params.data(), nullptr),
-        api);
+  const CUresult r = driver()->cuLaunchKernel(
+      reinterpret_cast<CUfunction>(function), grid.x, grid.y, grid.z, block.x, block.y, block.z,
+      static_cast<unsigned>(shared_bytes), stream_handle(stream), params.data(), nullptr);
+  if (r == CUDA_SUCCESS) return;
+  const auto dims = [](LaunchDims d) {
+    return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+  };
+  check(r, api, "launching grid " + dims(grid) + ", block " + dims(block) + ", " +
+                    std::to_string(shared_bytes) + " bytes of dynamic shared memory");
 }
 
 }  // namespace tessera::cuda

@@ -38,7 +38,9 @@ const DriverApi& require_driver(const char* api) {
                          "set TESSERA_CUDA_SIM=1 to run CUDA code on the CPU with the simulator");
 }
 
-void check(CUresult r, const char* api) {
+void check(CUresult r, const char* api) { check(r, api, std::string()); }
+
+void check(CUresult r, const char* api, const std::string& context) {
   if (r == CUDA_SUCCESS) return;
   const DriverApi& d = require_driver(api);
   const char* name = nullptr;
@@ -46,7 +48,11 @@ void check(CUresult r, const char* api) {
   if (d.cuGetErrorName(r, &name) != CUDA_SUCCESS || !name) name = "CUDA_ERROR_UNKNOWN";
   if (d.cuGetErrorString(r, &text) != CUDA_SUCCESS || !text) text = "unknown error";
   std::string message = std::string("[") + api + "] " + name + ": " + text;
-  if (const char* detail = d.last_error_detail()) message += std::string(" (") + detail + ")";
+  if (const char* detail = d.last_error_detail()) {
+    message += std::string(" (") + detail + ")";
+  } else if (!context.empty()) {
+    message += " (" + context + ")";
+  }
   if (r == CUDA_ERROR_OUT_OF_MEMORY) throw DeviceOutOfMemoryError(message);
   throw CudaRuntimeError(message);
 }

@@ -26,6 +26,9 @@ void activate(int device, const char* api = "cuda");
 
 // Throws CudaRuntimeError "[api] CUDA_ERROR_...: text (detail)" unless r is CUDA_SUCCESS.
 void check(CUresult r, const char* api);
+// The same, with `context` (what was asked of the driver) added to the message where the
+// driver gave no detail of its own (the real driver never does; the simulator's names it).
+void check(CUresult r, const char* api, const std::string& context);
 
 inline CUstream stream_handle(const Stream& s) { return reinterpret_cast<CUstream>(s.handle()); }
 
