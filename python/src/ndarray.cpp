@@ -265,6 +265,12 @@ void bind_ndarray(nb::module_& m) {
                  : astype(here, here.dtype(), Casting::Unsafe, /*copy=*/false, o);
     }));
   }, nb::arg("order").none() = "C");
+  // The array's values, packed in C order, written to host memory at `address` (which
+  // must hold nbytes): asnumpy's transfer straight into the NumPy array it returns.
+  cls.def("_download_into", [](nb::handle s, uintptr_t address) {
+    const Array& a = unwrap(s).array;
+    without_gil([&] { a.copy_to_host(reinterpret_cast<void*>(address)); });
+  });
   cls.def("_to_device", [](nb::handle s, nb::handle device) {
     const Array& a = unwrap(s).array;
     Device d = to_device(device, "to_device");

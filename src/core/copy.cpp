@@ -40,11 +40,12 @@ Array transfer(const Array& src, Device to) {
   Array out = Array::empty(in_memory_order.shape(), src.dtype(), to);
   if (src.device().kind == to.kind) {
     backend_for(to).copy_from_peer(in_memory_order, out);  // device to device
-  } else {
-    // Uninitialized staging: every byte is written by the download.
-    std::unique_ptr<std::byte[]> staging(new std::byte[static_cast<size_t>(src.nbytes())]);
-    backend_for(src.device()).download(in_memory_order, staging.get());
-    backend_for(to).upload(staging.get(), out);
+  } else if (to.is_cpu()) {
+    // Straight into the new host array (both are C-contiguous): a staging buffer would
+    // cost one more pass over fresh host pages, as much as the transfer itself.
+    backend_for(src.device()).download(in_memory_order, out.data());
+  } else {  // from the host
+    backend_for(to).upload(in_memory_order.data(), out);
   }
   // A C- or Fortran-ordered source keeps its strides exactly: on a length-1 axis the view
   // below would have a C stride where NumPy's order='F' arrays have the Fortran one.
