@@ -13,7 +13,7 @@
 // near the unit circle; Hull, Fairgrieve and Tang's asin/acos, 1997). They are written
 // here, not taken from a library, because no library ships such functions for device code
 // (thrust::complex's do not compile under NVRTC). Every computation is in double; the
-// complex64 functions round the double result once.
+// complex64 functions round the double result once (pow forms b log a in float, as cpowf).
 
 #include <cmath>
 #include <limits>
@@ -95,7 +95,8 @@ TS_HD cd sqrt(double x, double y) {
     if (x < 0) return {0.0, std::copysign(std::sqrt(-x), y)};
     return {std::fabs(std::sqrt(x)), y};
   }
-  // Kahan: t = sqrt((|x| + |z|) / 2) has no cancellation; the other part is y / 2t.
+  // Kahan: t = sqrt((|x| + |z|) / 2) has no cancellation; the other part is (y / t) / 2,
+  // halved last as the C library does (that order decides where a tiny part rounds to 0).
   // Scaling by an even power of two keeps |z| finite and subnormal inputs exact.
   int scale = 0;
   const double ax = std::fabs(x), ay = std::fabs(y);
