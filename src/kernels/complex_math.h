@@ -44,7 +44,6 @@ inline constexpr double kBig = 0x1p27;
 inline constexpr double kSmall = 0x1p-27;
 
 TS_HD cd times_minus_i(cd w) { return {w.im, -w.re}; }  // -i w
-TS_HD cd times_i(double x, double y) { return {-y, x}; }  // i (x + iy)
 
 // a + b exactly, as hi + lo.
 TS_HD void two_sum(double a, double b, double& hi, double& lo) {

@@ -311,6 +311,12 @@ cufftResult exec(const CufftApi& api, cufftHandle plan, int type, void* in, void
 // axis, execute_pass) whose real-side stride is odd. Such passes go through packed copies.
 // (Odd distances inside cuFFT's own batch are fine: rows of odd length are the plain
 // layout of a real transform.)
+// The batch axis cuFFT batches itself (the longest); execute_pass loops over the others.
+std::vector<FftAxis>::const_iterator longest_batch(const std::vector<FftAxis>& batch) {
+  return std::max_element(batch.begin(), batch.end(),
+                          [](const FftAxis& x, const FftAxis& y) { return x.n < y.n; });
+}
+
 bool real_side_aligned(const FftCall& c) {
   if (c.kind == FftKind::ComplexToComplex) return true;
   const bool in_side = c.kind == FftKind::RealToComplex;
@@ -318,8 +324,7 @@ bool real_side_aligned(const FftCall& c) {
   const auto alignment = static_cast<uintptr_t>(2 * real.itemsize());
   if (reinterpret_cast<uintptr_t>(real.data()) % alignment != 0) return false;
   if (c.batch.size() < 2) return true;
-  const auto longest = std::max_element(c.batch.begin(), c.batch.end(),
-                                        [](const FftAxis& x, const FftAxis& y) { return x.n < y.n; });
+  const auto longest = longest_batch(c.batch);
   for (auto b = c.batch.begin(); b != c.batch.end(); ++b) {
     if (b != longest && (in_side ? b->in_stride : b->out_stride) % 2 != 0) return false;
   }
@@ -368,8 +373,7 @@ void execute_pass(const CufftApi& api, int device, const FftCall& given) {
   // cuFFT's own batch: the longest batch axis; the others are looped over.
   std::vector<FftAxis> loops = pass.batch;
   if (!loops.empty()) {
-    auto longest = std::max_element(loops.begin(), loops.end(),
-                                     [](const FftAxis& x, const FftAxis& y) { return x.n < y.n; });
+    const auto longest = longest_batch(loops);
     l.batch = longest->n;
     l.idist = longest->in_stride;
     l.odist = longest->out_stride;
