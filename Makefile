@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := g++ cmake ninja-build ccache libgtest-dev libhwy-dev libfftw3-dev libboost-context-dev
 SOURCES := CMakeLists.txt pyproject.toml $(shell find src include python tests/cpp -type f \( -name '*.h' -o -name '*.cuh' -o -name '*.cpp' -o -name '*.py' \) 2>/dev/null)
 
-BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(DEVICE),--device $(DEVICE)) $(if $(PEERS),--peers)
+BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(SIZES),--sizes '$(SIZES)') $(if $(DEVICE),--device $(DEVICE)) $(if $(PEERS),--peers)
 
 .PHONY: test bench build setup clean
 

@@ -94,6 +94,18 @@ def test_outputs_carry_every_case_and_peer(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_cases_are_selected_by_name_size_and_device():
+    from tessera.bench.__main__ import select_cases
+    from tessera.bench.cases import all_cases
+    full = all_cases(quick=False)
+    large = select_cases(full, "a + b|sum|matmul float32", "1e8|800 MB|N=4096", "cuda")
+    assert sorted((c.name, c.size) for c in large) == [
+        ("a + b", "1e8"), ("matmul float32", "N=4096"), ("sum", "800 MB")]
+    assert all(c.group != "jit" for c in select_cases(full, "*", "*", "cuda"))
+    assert all(c.group != "cuda.jit" for c in select_cases(full, "*", "*", "cpu"))
+    assert select_cases(full, "a + b", "3 elems", "cpu") == []
+
+
 @pytest.mark.parametrize("name", ["numexpr", "numba", "jax"])
 def test_installed_peer_agrees_with_numpy_on_a_stencil(name):
     pytest.importorskip(name)

@@ -5,7 +5,8 @@
     bench_summary.py GROUPS_DIR OUT_JSON --table    the medians side by side, one line per case
 
 GROUPS_DIR holds one folder per `python -m tessera.bench` run, each with its JSON, named
-"groupN" or "groupN-label" (the check's label for a run under a setting, e.g. "codegen");
+"groupN" or "groupN-label" (the check's label for a group with a setting or its own sizes,
+e.g. "large");
 OUT_JSON gets {"runs": [each run's record, with "group": the folder's name]} (one file,
 since only 8 files come back from the device)."""
 
@@ -53,8 +54,8 @@ def table(runs):
              f"{'numba.cuda':>10} {'cupy/tess':>9}  (median ms; cupy/tess > 1: tessera faster)"]
     for run in runs:
         if "-" in run["group"]:
-            lines.append(f"-- {run['group']}: the cases below ran under the check's "
-                         f"'{run['group'].split('-', 1)[1]}' setting")
+            lines.append(f"-- {run['group']}: the cases below are the check's "
+                         f"'{run['group'].split('-', 1)[1]}' group")
         for c in run["cases"]:
             head = f"{c['name'][:22]:<22} {c['size'][:10]:>10}"
             if c["status"] != "ok":

@@ -20,6 +20,9 @@ def parse_args(argv):
     p.add_argument("--device", default=None, help="cpu or cuda (default: tessera's default device)")
     p.add_argument("--quick", action="store_true", help="smaller sizes; the whole run in minutes")
     p.add_argument("--cases", default="*", help="globs over case names, separated by |, e.g. 'sin*|a + b'")
+    p.add_argument("--sizes", default="*",
+                   help="globs over size labels, separated by |, e.g. '1e8|800 MB': with the "
+                        "full sizes, the largest cases alone (a GPU's bandwidth-bound regime)")
     p.add_argument("--peers", action="store_true",
                    help="also time the peers installed here: numexpr, Numba and JAX on the CPU "
                         "device (make bench PEERS=1 installs them), CuPy and numba.cuda on a "
@@ -28,6 +31,18 @@ def parse_args(argv):
     p.add_argument("--docs", default=None,
                    help="also rewrite the figures section of this Markdown file (docs/benchmarks.md)")
     return p.parse_args(argv)
+
+
+def select_cases(cases, names, sizes, device_kind):
+    """The cases whose name matches one of the |-separated globs `names` and whose size label
+    one of `sizes`, that run on `device_kind`: loops compiled by tessera.jit run on the CPU,
+    kernels by tessera.cuda.jit on a CUDA device, each group joining the runs of its device."""
+    def matches(text, globs):
+        return any(fnmatch.fnmatch(text, g.strip()) for g in globs.split("|"))
+
+    only_on = {"jit": "cpu", "cuda.jit": "cuda"}
+    return [c for c in cases if matches(c.name, names) and matches(c.size, sizes)
+            and only_on.get(c.group, device_kind) == device_kind]
 
 
 def progress(i, total, name):
@@ -45,15 +60,9 @@ def _fma_peaks():
 def main(argv=None):
     args = parse_args(argv)
     device = tp.Device(args.device) if args.device else tp.get_device()
-    patterns = args.cases.split("|")
-    # Loops compiled by tessera.jit run on the CPU, kernels by tessera.cuda.jit on a CUDA
-    # device: each group joins the runs of its device.
-    only_on = {"jit": "cpu", "cuda.jit": "cuda"}
-    cases = [c for c in all_cases(args.quick)
-             if any(fnmatch.fnmatch(c.name, p.strip()) for p in patterns)
-             and only_on.get(c.group, device.kind) == device.kind]
+    cases = select_cases(all_cases(args.quick), args.cases, args.sizes, device.kind)
     if not cases:
-        sys.exit(f"no benchmark case matches {args.cases!r}")
+        sys.exit(f"no benchmark case matches {args.cases!r} at sizes {args.sizes!r}")
     budget = 1.0 if args.quick else 3.0
     peers = []
     if args.peers:
