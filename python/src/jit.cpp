@@ -20,9 +20,11 @@
 #include <vector>
 
 #include "backend/cpu/parallel.h"
+#include "core/user_ufunc.h"
 #include "jit/host_compiler.h"
 #include "jit/host_function.h"
 #include "jit/render_python.h"
+#include "jit/sha256.h"
 #include "convert.h"
 #include "ndarray.h"
 #include "tessera/errors.h"
@@ -369,6 +371,10 @@ void pool_parallel_for(long long count, int chunks, ChunkBody body, void* contex
   });
 }
 
+struct UserFunctionObject {
+  expr::UserFunctionPtr function;
+};
+
 }  // namespace
 
 void bind_jit(nb::module_& m) {
@@ -419,6 +425,45 @@ void bind_jit(nb::module_& m) {
         nb::object r = nb::cast<HostDispatcher&>(self).try_call(args);
         return r.is_valid() ? r : self.attr("_miss")(*args);
       });
+
+  // A vectorized function as a node of elementwise trees (expr/user_function.h): its host
+  // block loop's entry (0: none) and the IR module of its device function (None: none).
+  nb::class_<UserFunctionObject>(m, "_UserFunction")
+      .def("__init__", [](UserFunctionObject* self, const std::string& name, nb::list in,
+                          nb::handle out, uintptr_t host_loop, nb::handle cuda_ir) {
+        auto f = std::make_shared<expr::UserFunction>();
+        f->name = name;
+        for (nb::handle d : in) f->in.push_back(to_dtype(d, DType::Float64, "vectorize"));
+        f->out = to_dtype(out, DType::Float64, "vectorize");
+        f->host_loop = reinterpret_cast<expr::UserFunction::HostLoop>(host_loop);
+        if (!cuda_ir.is_none()) {
+          f->device_functions = jit::render_python_cuda_functions(nb::cast<std::string>(cuda_ir));
+          f->device_entry = f->device_functions.back().first;
+          jit::Sha256 hash;
+          for (const auto& [fname, text] : f->device_functions) hash.update(text);
+          f->device_key = hash.hex_digest();
+        }
+        new (self) UserFunctionObject{std::move(f)};
+      }, nb::arg("name"), nb::arg("in_dtypes"), nb::arg("out_dtype"), nb::arg("host_loop"),
+         nb::arg("cuda_ir").none());
+  // The function of `args` (arrays on one device, and numbers), pending.
+  m.def("_apply_user_function", [](const UserFunctionObject& f, nb::args args) {
+    const std::string& name = f.function->name;
+    Device device = current_device();
+    for (nb::handle h : args) {
+      if (is_ndarray(h)) {
+        device = unwrap(h).array.device();
+        break;
+      }
+    }
+    std::vector<Operand> operands;
+    for (nb::handle h : args) operands.push_back(to_operand_or_raise(h, device, name));
+    const bool on_cuda = !device.is_cpu();
+    if (on_cuda ? f.function->device_functions.empty() : !f.function->host_loop) {
+      throw ValueError("[" + name + "] compiled without a form for " + device.str());
+    }
+    return wrap(apply_user_function(f.function, operands));
+  });
 }
 
 }  // namespace tessera::py

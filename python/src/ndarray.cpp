@@ -230,6 +230,9 @@ void bind_ndarray(nb::module_& m) {
 
   cls.def("_evaluate", [](const NdArray& s) { without_gil([&] { return s.array.data(); }); },
           "Computes a pending (lazy) array now.");
+  cls.def_prop_ro("_pending", [](const NdArray& s) { return s.array.buffer()->is_pending(); },
+                  "Whether the array's values are an expression not yet computed (for tests "
+                  "of fusion: reading the property computes nothing).");
   cls.def("__len__", [](const NdArray& s) {
     if (s.array.ndim() == 0) throw TypeError("[len] len() of unsized object (a 0-d array)");
     return s.array.shape()[0];

@@ -11,6 +11,7 @@
 #include "core/keep_order.h"
 #include "core/pending.h"
 #include "core/ufunc_resolve.h"
+#include "core/user_ufunc.h"
 #include "tessera/errors.h"
 
 namespace tessera {
@@ -65,8 +66,7 @@ Arg make_arg(const Operand& o, DType as, const Dims& shape) {
 
 // Keeps trees under the caps: the biggest inlined input is evaluated into its own buffer
 // and read from there instead.
-expr::NodePtr make_op(Ufunc op, int loop, int output, std::vector<Arg>& args,
-                      const Dims& shape) {
+std::vector<expr::NodePtr> fit_caps(std::vector<Arg>& args, const Dims& shape) {
   for (;;) {
     int size = 1, depth = 1, inputs = 0;
     for (const Arg& a : args) {
@@ -86,7 +86,12 @@ expr::NodePtr make_op(Ufunc op, int loop, int output, std::vector<Arg>& args,
   }
   std::vector<expr::NodePtr> nodes;
   for (const Arg& a : args) nodes.push_back(a.node);
-  return expr::op(op, loop, output, std::move(nodes));
+  return nodes;
+}
+
+expr::NodePtr make_op(Ufunc op, int loop, int output, std::vector<Arg>& args,
+                      const Dims& shape) {
+  return expr::op(op, loop, output, fit_caps(args, shape));
 }
 
 void check_negative_powers(Ufunc op, const Operand& exponent, DType loop_dtype) {
@@ -401,6 +406,35 @@ Array where(const Operand& cond, const Operand& x, const Operand& y) {
                            make_arg(y, dtype, shape)};
   expr::NodePtr root = make_op(Ufunc::Where, where_loop(dtype), 0, args, shape);
   return make_pending(root, shape, result_strides(shape, dtype, Order::K, arrays), dev);
+}
+
+Array apply_user_function(const expr::UserFunctionPtr& f, std::span<const Operand> inputs) {
+  const std::string name = "[" + f->name + "] ";
+  if (inputs.size() != f->in.size()) {
+    throw TypeError(name + "takes " + std::to_string(f->in.size()) + " arguments, " +
+                    std::to_string(inputs.size()) + " given");
+  }
+  std::vector<Dims> shapes;
+  std::vector<Array> arrays;
+  std::optional<Device> device;
+  for (const Operand& o : inputs) {
+    if (!o.is_array()) continue;
+    if (device && o.array().device() != *device) {
+      throw ValueError(name + "operands on different devices: " + device->str() + " and " +
+                       o.array().device().str());
+    }
+    device = o.array().device();
+    shapes.push_back(o.array().shape());
+    arrays.push_back(o.array());
+  }
+  if (!device) throw TypeError(name + "needs at least one array operand to run lazily");
+  const Dims shape = broadcast_shapes(shapes, f->name.c_str());
+  if (shape.product() == 0) return Array::empty(shape, f->out, *device);
+  PendingOriginScope origin;
+  std::vector<Arg> args;
+  for (size_t k = 0; k < inputs.size(); ++k) args.push_back(make_arg(inputs[k], f->in[k], shape));
+  expr::NodePtr root = expr::user(f, fit_caps(args, shape));
+  return make_pending(root, shape, result_strides(shape, f->out, Order::K, arrays), *device);
 }
 
 Array astype(const Array& a, DType dtype, Casting casting, bool copy, Order order) {

@@ -25,13 +25,13 @@ NodePtr constant(const Scalar& value) {
   return n;
 }
 
-NodePtr op(Ufunc op, int loop, int output, std::vector<NodePtr> args) {
+namespace {
+
+// A node computing from `args`: its counts include theirs.
+std::shared_ptr<Node> node_of(Node::Kind kind, DType dtype, std::vector<NodePtr> args) {
   auto n = std::make_shared<Node>();
-  n->kind = Node::Kind::Op;
-  n->dtype = ufunc_info(op).loops[loop].out[output];
-  n->op = op;
-  n->loop = loop;
-  n->output = output;
+  n->kind = kind;
+  n->dtype = dtype;
   n->fp_modes = fp_modes();
   n->fp_origin = pending_fp_origin();
   for (const NodePtr& a : args) {
@@ -40,6 +40,22 @@ NodePtr op(Ufunc op, int loop, int output, std::vector<NodePtr> args) {
     n->inputs += a->inputs;
   }
   n->args = std::move(args);
+  return n;
+}
+
+}  // namespace
+
+NodePtr op(Ufunc op, int loop, int output, std::vector<NodePtr> args) {
+  auto n = node_of(Node::Kind::Op, ufunc_info(op).loops[loop].out[output], std::move(args));
+  n->op = op;
+  n->loop = loop;
+  n->output = output;
+  return n;
+}
+
+NodePtr user(UserFunctionPtr f, std::vector<NodePtr> args) {
+  auto n = node_of(Node::Kind::User, f->out, std::move(args));
+  n->user = std::move(f);
   return n;
 }
 

@@ -8,6 +8,7 @@
 #include <optional>
 #include <vector>
 
+#include "expr/user_function.h"
 #include "tessera/array.h"
 #include "tessera/errstate.h"
 #include "tessera/ufunc.h"
@@ -18,7 +19,7 @@ struct Node;
 using NodePtr = std::shared_ptr<const Node>;
 
 struct Node {
-  enum class Kind : uint8_t { Input, Constant, Op, Cast, Dot };
+  enum class Kind : uint8_t { Input, Constant, Op, Cast, Dot, User };
 
   Kind kind;
   DType dtype;      // the values this node yields
@@ -28,7 +29,9 @@ struct Node {
   int loop = 0;
   int output = 0;
   std::vector<NodePtr> args;  // Op: one per ufunc input, of the loop's dtypes; Cast: one;
-                              // Dot: the two Inputs whose elements start each product
+                              // Dot: the two Inputs whose elements start each product;
+                              // User: one per parameter, of its dtypes
+  UserFunctionPtr user;       // User: the function
   int size = 1;               // nodes in this tree, counting shared subtrees once per use
   int depth = 1;
   int inputs = 0;  // Input nodes in this tree (per use)
@@ -49,6 +52,8 @@ struct Node {
 NodePtr input(const Array& a, DType as);
 NodePtr constant(const Scalar& value);  // of value's dtype
 NodePtr op(Ufunc op, int loop, int output, std::vector<NodePtr> args);
+// A user's scalar function of `args` (of f->in's dtypes).
+NodePtr user(UserFunctionPtr f, std::vector<NodePtr> args);
 // `node` read as `dtype`: a Cast node, folded into Inputs and Constants.
 NodePtr cast(const NodePtr& node, DType dtype, std::optional<Ufunc> output_of = {});
 // The most terms of a Dot node: beyond, a product is BLAS's work (the CPU loops are

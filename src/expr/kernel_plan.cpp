@@ -66,6 +66,15 @@ class Lowering {
         cast.nargs = 1;
         return push(cast);
       }
+      case Node::Kind::User: {
+        Value call{Value::Kind::User, n.dtype};
+        if (n.args.size() > std::size(call.args)) {
+          throw std::logic_error("[eval] a user's function of more arguments than a kernel value takes");
+        }
+        for (const NodePtr& a : n.args) call.args[call.nargs++] = value_of(*a);
+        call.user = user_of(n.user.get());
+        return push(call);
+      }
       case Node::Kind::Dot: {
         Value dot{Value::Kind::Dot, n.dtype};
         // The two arrays go in as adjacent operands, whatever else reads them.
@@ -92,6 +101,14 @@ class Lowering {
     }
     plan_.operands.push_back(a);
     return static_cast<int>(plan_.operands.size()) - 1;
+  }
+
+  int user_of(const UserFunction* f) {
+    for (size_t i = 0; i < plan_.users.size(); ++i) {
+      if (plan_.users[i] == f) return static_cast<int>(i);
+    }
+    plan_.users.push_back(f);
+    return static_cast<int>(plan_.users.size()) - 1;
   }
 
   int push(const Value& v) {
@@ -154,6 +171,9 @@ std::string plan_signature(const KernelPlan& plan) {
       case Value::Kind::Pick: add(".", std::to_string(v.output)); break;
       case Value::Kind::Dot:
         add("@", std::to_string(v.operand), "x", std::to_string(v.dot_terms));
+        break;
+      case Value::Kind::User:
+        add(plan.users[v.user]->device_entry, "#", plan.users[v.user]->device_key);
         break;
       case Value::Kind::Constant:
       case Value::Kind::Cast: break;

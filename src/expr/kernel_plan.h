@@ -16,18 +16,20 @@ namespace tessera::expr {
 
 struct KernelPlan {
   struct Value {
-    enum class Kind : uint8_t { Load, Constant, Call, Pick, Cast, Dot };
+    enum class Kind : uint8_t { Load, Constant, Call, Pick, Cast, Dot, User };
     Kind kind;
     DType dtype;          // of the value (Call: of its first output)
     int operand = -1;     // Load: the array read; Dot: the first of its two arrays
     int constant = -1;    // Constant: its index in `constants`
     Ufunc op{};           // Call: the ufunc and its loop
     int loop = 0;
-    int args[3] = {-1, -1, -1};  // Call: one value per ufunc input; Cast, Pick: one
+    int args[8] = {-1, -1, -1, -1, -1, -1, -1, -1};  // Call, User: one value per input;
+                                                      // Cast, Pick: one
     int nargs = 0;
     int output = 0;       // Pick: which output of the Call in args[0]
     int dot_terms = 0;    // Dot: terms, and the index of its steps in `dot_steps`
     int dot = -1;
+    int user = -1;        // User: the function's index in `users`
   };
 
   std::vector<Array> operands;          // outputs, then each distinct input array
@@ -36,6 +38,7 @@ struct KernelPlan {
   std::vector<Scalar> constants;        // kernel parameters, not part of the source
   std::vector<std::array<int64_t, 2>> dot_steps;  // bytes, kernel parameters too
   std::vector<int> roots;               // the value stored into each output
+  std::vector<const UserFunction*> users;  // each distinct user's function the values call
 };
 
 // Lowers `root`, whose values go to `outs` (one, or two for an op with two outputs).

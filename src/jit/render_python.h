@@ -11,6 +11,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace tessera::jit {
 
@@ -42,5 +44,12 @@ std::string render_python_host(std::string_view ir_text, ErrorModel errors = Err
 // memory size (8 bytes).
 inline constexpr const char* kPythonKernelName = "ts_python_kernel";
 std::string render_python_cuda(std::string_view ir_text);
+
+// Each function of a module of IR as a CUDA `__device__` function, (its C++ name
+// `ts_python_<name>`, its text), callees first, without the functors and runtime text a
+// program puts before them (for a scalar function spliced into generated kernels:
+// expr/user_function.h).
+std::vector<std::pair<std::string, std::string>> render_python_cuda_functions(
+    std::string_view ir_text);
 
 }  // namespace tessera::jit

@@ -42,4 +42,18 @@ std::string render_python_cuda(std::string_view ir_text) {
   return s;
 }
 
+std::vector<std::pair<std::string, std::string>> render_python_cuda_functions(
+    std::string_view ir_text) {
+  const SExpr module = parse_sexpr(ir_text);
+  if (module.head() != "module" || module.size() < 2) python_ir::bad(module, "expected a module");
+  std::vector<std::pair<std::string, std::string>> functions;
+  for (size_t i = 1; i < module.size(); ++i) {
+    const SExpr& f = module.at(i);
+    functions.emplace_back("ts_python_" + f.at(1).text,
+                           python_ir::render_function(f, python_ir::Target::kCuda,
+                                                      ErrorModel::kNumpy));
+  }
+  return functions;
+}
+
 }  // namespace tessera::jit

@@ -21,6 +21,7 @@
 #include "backend/cuda/render_fold.h"
 #include "backend/cuda/sort_kernel.h"
 #include "expr/kernel_plan.h"
+#include "jit/render_python.h"
 
 namespace tessera {
 namespace {
@@ -306,6 +307,78 @@ TEST_F(CodegenNvrtc, FillsCompileAndAssemble) {
     }
   }
   for (const std::string& body : bodies) expect_compiles(cuda::render_fill(body), body);
+}
+
+// Users' scalar functions (tessera.vectorize's, expr/user_function.h) inside elementwise
+// kernels and folds: their device functions, from the Python-function compiler's IR, spliced
+// in with its runtime; two functions calling one helper define it once. The IR is what
+// python/tessera/jit renders for these functions:
+//   def helper(x): return math.exp(-x * x)                     (cuda.jit(device=True))
+//   def f(x, y): return helper(x) * y + 1.0 if x > 0 else y - x  (float32, int64)
+//   def g(x): return helper(x) + x                               (float32)
+//   def h(z, k): return z * z + k                                (complex64, int64)
+constexpr const char* kHelperIr = R"((function helper_c2cbbda0 "t.py" ((x float32)) float32
+  (locals )
+  (block (line 5) (return (call exp float32 (binary multiply float32 (unary neg float32 (var x float32)) (var x float32)))))))";
+constexpr const char* kFIr = R"((function f_66d1cb49 "t.py" ((x float32) (y int64)) float64
+  (locals )
+  (block (line 8) (return (select float64 (compare gt (cast float64 (var x float32)) (cast float64 (const int64 0))) (binary add float64 (binary multiply float64 (cast float64 (call_function helper_c2cbbda0 float32 (var x float32))) (cast float64 (var y int64))) (const float64 1.0)) (binary subtract float64 (cast float64 (var y int64)) (cast float64 (var x float32))))))))";
+constexpr const char* kGIr = R"((function g_0000beef "t.py" ((x float32)) float32
+  (locals )
+  (block (line 9) (return (binary add float32 (call_function helper_c2cbbda0 float32 (var x float32)) (var x float32))))))";
+constexpr const char* kHIr = R"((function h_9574457a "t.py" ((z complex64) (k int64)) complex128
+  (locals )
+  (block (line 11) (return (binary add complex128 (cast complex128 (binary multiply complex64 (var z complex64) (var z complex64))) (cast complex128 (var k int64)))))))";
+
+expr::UserFunctionPtr user_function(std::string name, std::vector<DType> in, DType out,
+                                    const std::string& module) {
+  auto f = std::make_shared<expr::UserFunction>();
+  f->name = std::move(name);
+  f->in = std::move(in);
+  f->out = out;
+  f->device_functions = jit::render_python_cuda_functions(module);
+  f->device_entry = f->device_functions.back().first;
+  f->device_key = f->device_entry;
+  return f;
+}
+
+int add_loop(DType dtype) {
+  const auto& loops = ufunc_info(Ufunc::Add).loops;
+  for (int loop = 0; loop < static_cast<int>(loops.size()); ++loop) {
+    if (loops[loop].in[0] == dtype && loops[loop].in[1] == dtype) return loop;
+  }
+  throw std::logic_error("no add loop");
+}
+
+TEST_F(CodegenNvrtc, UserFunctionsCompileAndAssemble) {
+  const auto f = user_function("f", {DType::Float32, DType::Int64}, DType::Float64,
+                               "(module " + std::string(kHelperIr) + kFIr + ")");
+  const auto g = user_function("g", {DType::Float32}, DType::Float32,
+                               "(module " + std::string(kHelperIr) + kGIr + ")");
+  const auto h = user_function("h", {DType::Complex64, DType::Int64}, DType::Complex128,
+                               "(module " + std::string(kHIr) + ")");
+  const auto x = expr::input(host_array(DType::Float32), DType::Float32);
+  const auto k = expr::input(host_array(DType::Int64), DType::Int64);
+  const auto fx = expr::user(f, {x, k});
+  // f(x, k) + g(x), both calling helper: one kernel, one definition of helper.
+  const auto both = expr::op(Ufunc::Add, add_loop(DType::Float64), 0,
+                             {fx, expr::cast(expr::user(g, {x}), DType::Float64)});
+  const Array out64 = host_array(DType::Float64);
+  const expr::KernelPlan plan = expr::lower(*both, std::span(&out64, 1));
+  ASSERT_EQ(plan.users.size(), 2u);
+  expect_compiles(cuda::render_cuda(plan, 4), "user-functions");
+
+  const Array out128 = host_array(DType::Complex128);
+  const auto z = expr::input(host_array(DType::Complex64), DType::Complex64);
+  const expr::KernelPlan complex_plan =
+      expr::lower(*expr::user(h, {z, expr::constant(Scalar(int64_t{3}))}), std::span(&out128, 1));
+  expect_compiles(cuda::render_cuda(complex_plan, 1), "user-function-complex");
+
+  // sum(f(x, k)) as a fold.
+  const expr::KernelPlan fold_plan = expr::lower(*fx, std::span(&out64, 1));
+  expect_compiles(cuda::render_fold(fold_plan, 4,
+                                    {cuda::FoldKind::Reduce, Ufunc::Add, add_loop(DType::Float64)}),
+                  "user-function-fold");
 }
 
 }  // namespace

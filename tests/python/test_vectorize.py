@@ -283,3 +283,74 @@ def test_guvectorize_errors():
         g(np.ones(3, np.complex128), 1.0)
     with pytest.raises(ValueError, match="does not have enough dimensions"):
         g(1.0, 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# On tessera arrays a vectorized function is a node of the lazy expression tree: the ops
+# around it fuse with it (one pass on the CPU, one kernel on a CUDA device), its result is
+# computed only when read, and the values are Numba's.
+
+def _branchy(x, y):
+    return x * y + 1.0 if x > 0 else y - x
+
+
+def _scale_plus(z, k):
+    return z * 0.5 + k
+
+
+def test_vectorized_calls_join_the_expression_tree(device):
+    ours, theirs = both()(_branchy)
+    rng = np.random.default_rng(7)
+    a, b, c = (rng.standard_normal((40, 30)) for _ in range(3))
+    ta, tb, tc = tp.array(a), tp.array(b), tp.array(c)  # copies: no outside writer
+    inner = ours(ta, tb)
+    assert inner._pending and inner.device == ta.device
+    result = inner * 2 + tc
+    result._evaluate()
+    assert inner._pending, "the chain computed f's result into its own array"
+    same(tp.asnumpy(result), theirs(a, b) * 2 + c)
+    same(tp.asnumpy(inner), theirs(a, b))
+    # Views of every layout, numbers, and another vectorized function of the first's result.
+    same(tp.asnumpy(ours(ta[::-2, 1::3], 2.5)), theirs(a[::-2, 1::3], 2.5))
+    same(tp.asnumpy(ours(ta.T, tb[:, 0])), theirs(a.T, b[:, 0]))
+    same(tp.asnumpy(ours(ours(ta, tb), tc)), theirs(theirs(a, b), c))
+    np.testing.assert_allclose(float(ours(ta, tb).sum()), theirs(a, b).sum(), rtol=1e-13)
+    same(tp.asnumpy(ours(ta, tb, dtype=np.float32)), theirs(a, b).astype(np.float32))
+
+
+def test_vectorized_nodes_keep_types_and_values(device):
+    eager, eager_numba = both(["float32(float32, float32)", "int64(int64, int64)"])(_multiply_add)
+    x = np.linspace(-4, 4, 1001, dtype=np.float32)
+    got = eager(tp.asarray(x), tp.asarray(x[::-1])) - 1
+    assert got.dtype == np.float32
+    same(tp.asnumpy(got), eager_numba(x, x[::-1]) - np.float32(1))
+    ints = np.arange(-500, 501)
+    same(tp.asnumpy(eager(tp.asarray(ints), 3)), eager_numba(ints, 3))
+    ours, theirs = both()(_scale_plus)
+    z = (x + 1j * x[::-1]).astype(np.complex64)
+    same(tp.asnumpy(ours(tp.asarray(z), 3)), theirs(z, 3))
+    # 0-d and empty operands.
+    zero_d = ours(tp.asarray(np.float64(1.5)), tp.asarray(np.float64(2.0)))
+    assert isinstance(zero_d, tp.ndarray) and zero_d.shape == ()
+    assert float(zero_d) == theirs(1.5, 2.0)
+    empty = ours(tp.empty((0, 3)), tp.ones(3))
+    assert empty.shape == (0, 3) and empty.dtype == np.float64
+
+
+def test_vectorized_node_reads_its_operands_as_they_were(device):
+    ours, theirs = both()(_branchy)
+    a = np.linspace(-1, 1, 5000)
+    ta = tp.array(a)
+    pending = ours(ta, 0.5)
+    assert pending._pending
+    ta[:100] = 7.0               # written after the call: the result keeps the old values
+    ta += 1
+    same(tp.asnumpy(pending), theirs(a, 0.5))
+
+
+def test_vectorized_nodes_on_two_devices_are_refused():
+    if not tp.cuda.is_available():
+        pytest.skip("no CUDA device or simulator")
+    f = tp.vectorize(_add)
+    with pytest.raises(ValueError, match="different devices"):
+        f(tp.ones(3, device="cpu"), tp.ones(3, device="cuda:0"))

@@ -73,3 +73,12 @@ def distance_loop(x, out):
                 t = x[i, k] - x[j, k]
                 d += t * t
             out[i, j] = math.sqrt(d)
+
+
+def soft_threshold(x, t):
+    """A scalar function with branches, for @vectorize (NumPy spells it with np.where)."""
+    if x > t:
+        return x - t
+    if x < -t:
+        return x + t
+    return 0.0

@@ -302,6 +302,29 @@ def _stencil_case(name, size, make_inputs, kernel, numpy_program, **kwargs):
     return Case(name, size, make_inputs, run, group="jit", **kwargs)
 
 
+# The vectorize cases of the jit group: name -> (the scalar function both sides vectorize,
+# the program over the vectorized function f and the inputs).
+JIT_VECTORIZED = {}
+
+
+def _vectorize_case(name, size, make_inputs, function, program, numpy_f, **kwargs):
+    JIT_VECTORIZED[name] = (function, program)
+
+    def run(xp, *inputs):
+        if xp is np:
+            return program(numpy_f, *inputs)
+        if name not in _JIT_COMPILED:
+            import tessera
+            _JIT_COMPILED[name] = tessera.vectorize(function)
+        return program(_JIT_COMPILED[name], *inputs)
+
+    return Case(name, size, make_inputs, run, group="jit", **kwargs)
+
+
+def _soft_threshold_numpy(x, t):
+    return np.where(x > t, x - t, np.where(x < -t, x + t, 0.0))
+
+
 def run_loop(compiled, xp, name, *inputs):
     """Runs a jit group's loop compiled by `compiled`: into a zeroed output of the case's
     shape, or for its return value."""
@@ -343,6 +366,11 @@ def jit_cases(quick):
         _jit_case("jit: 3x3 smoothing prange loops", f"{side}x{side}", _square(side),
                   _loops.smooth_prange_loop, lambda x: x.shape, _smooth_numpy, parallel=True,
                   rtol=1e-12, atol=1e-14),
+        # On tessera arrays the vectorized function joins the expression tree: f(x) * 2 + c
+        # is one pass over memory (Numba's ufunc and NumPy make three).
+        _vectorize_case("jit: vectorize f(x, t) * 2 + c", f"{n:.0e}", _vectors(n, 2),
+                        _loops.soft_threshold, lambda f, x, c: f(x, 0.5) * 2 + c,
+                        _soft_threshold_numpy, rtol=0, bytes_moved=24 * n),
         _stencil_case("jit: 3x3 smoothing stencil", f"{side}x{side}", _square(side),
                       _loops.smooth_kernel, _smooth_numpy, rtol=1e-12, atol=1e-14),
         _jit_case("jit: naive matmul", f"{k}x{k}",

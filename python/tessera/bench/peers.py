@@ -157,7 +157,7 @@ class Numba(Peer):
         return cls._kernels
 
     def implementation(self, case):
-        from .cases import JIT_LOOPS, JIT_STENCILS, run_loop
+        from .cases import JIT_LOOPS, JIT_STENCILS, JIT_VECTORIZED, run_loop
 
         if case.name in JIT_LOOPS:  # the jit group: the very loops, through numba.njit
             import types
@@ -170,6 +170,12 @@ class Numba(Peer):
                 loop = types.FunctionType(loop.__code__, names, loop.__name__)
             compiled = numba.njit(parallel=parallel)(loop)
             return lambda *inputs: run_loop(compiled, np, case.name, *inputs)
+        if case.name in JIT_VECTORIZED:  # the same scalar function through numba.vectorize
+            import numba
+
+            function, program = JIT_VECTORIZED[case.name]
+            vectorized = numba.vectorize(function)
+            return lambda *inputs: program(vectorized, *inputs)
         if case.name in JIT_STENCILS:  # and the very stencil kernels, through numba.stencil
             from numba import njit, stencil
 

@@ -26,6 +26,7 @@ from .signatures import parse_scalar_signature, type_char
 TARGETS = ("cpu", "parallel", "cuda")
 THREADS = 256  # per block of the CUDA loop
 MOST_BLOCKS = 65535
+MOST_TREE_ARGUMENTS = 8  # a tree node's (backend/cpu/expr_program.h's kMaxStepArgs)
 
 
 def _python_scalar_type(value):
@@ -171,11 +172,56 @@ class VectorizedUFunc:
         if len(devices) > 1:
             raise ValueError(f"{self.__name__}: operands on different devices ({', '.join(sorted(devices))})")
         device = devices.pop() if devices else None
+        if out is None and self._joins_tree(device, ins):
+            result = _core._apply_user_function(self._user_function(ins, result_type, device),
+                                                *values)
+            return result if result.dtype == result_type else result.astype(result_type)
         if device is not None and device != "cpu":
             return self._run_device(values, ins, result_type, out, device, to_host=False)
         if self.target == "cuda":
             return self._run_device(values, ins, result_type, out, None, to_host=device is None)
         return self._run_host(values, ins, result_type, out, tessera=device is not None)
+
+    # --- as a node of tessera's expression trees -------------------------------------------
+
+    def _joins_tree(self, device, ins):
+        """Whether a call on tessera arrays of `device` becomes a node of the lazy expression
+        tree, so the ops around it fuse with it: on a CUDA device always, on the CPU unless
+        the target asks for CUDA (which moves CPU operands to the GPU)."""
+        if device is None or len(ins) > MOST_TREE_ARGUMENTS:
+            return False
+        return device != "cpu" or self.target != "cuda"
+
+    def _user_function(self, ins, result_type, device):
+        """The engine's handle of f for loop types `ins` on `device`'s kind: for the CPU, the
+        entry of a loop over 1-d arrays (the evaluator's blocks); for CUDA, the device
+        function's IR, which the kernels that call it render."""
+        on_cuda = device != "cpu"
+        ins = tuple(np.dtype(t).name for t in ins)
+        out = self._natural_result(ins, result_type)
+        key = ("tree", on_cuda, ins, out)
+        user = self._loops.get(key)
+        if user is None:
+            if on_cuda:
+                function = self._device.lower_for(ins, "cuda")
+                user = _core._UserFunction(self.__name__, list(ins), out, 0, function.module_text())
+            else:
+                loop = self._loop("cpu", 1, (False,) * len(ins), ins)
+                types = tuple(T.ArrayType(t, 1, "C", False) for t in ins + (out,))
+                user = _core._UserFunction(self.__name__, list(ins), out,
+                                           loop._compile(types).entry, None)
+            self._loops[key] = user
+        return user
+
+    def _natural_result(self, ins, result_type):
+        """The dtype of the loop's result: the signature's, or f's own for a dynamic loop
+        (a dtype= of the call converts after)."""
+        for signature_ins, out in self._signatures:
+            if tuple(np.dtype(t).name for t in signature_ins) == ins:
+                return np.dtype(out).name
+        return np.dtype(result_type).name
+
+    # --- evaluated now ------------------------------------------------------------------------
 
     def _operands(self, xp, values, ins, result_type, out, device):
         """The operands broadcast to one shape (numbers stay numbers), and the output (new

@@ -8,6 +8,7 @@
 #include "backend/cpu/element_bytes.h"
 #include "backend/cpu/fp_flags.h"
 #include "backend/cpu/strided_loop.h"
+#include "tessera/errors.h"
 
 namespace tessera::cpu {
 namespace {
@@ -94,6 +95,17 @@ class Compiler {
         step.results[0] = new_slot(n.dtype);
         check_errors(step, "matmul", n, ~0u);
         break;
+      case expr::Node::Kind::User: {
+        // Floating-point flags its code raises are not reported, as Numba's ufuncs do not.
+        if (n.args.size() > static_cast<size_t>(kMaxStepArgs)) {
+          throw std::logic_error("eval_expr: a user's function of more arguments than a step takes");
+        }
+        step.kind = Step::User;
+        step.user = n.user.get();
+        for (const expr::NodePtr& a : n.args) step.args[step.nargs++] = compile(*a);
+        step.results[0] = new_slot(n.dtype);
+        break;
+      }
       case expr::Node::Kind::Op: {
         const UfuncInfo& info = ufunc_info(n.op);
         step.kind = Step::Run;
@@ -195,6 +207,23 @@ void fill_slot(std::byte* slot, const void* value, int64_t m) {
 
 }  // namespace
 
+namespace {
+
+[[noreturn]] void throw_user_raise(const expr::UserFunction& f, int code) {
+  // The codes of jit/python_runtime.h's pyjit::Raise.
+  const std::string where = "[" + f.name + "] ";
+  switch (code) {
+    case 1: throw FloatingPointError(where + "division by zero");
+    case 2: throw ValueError(where + "negative dimensions are not allowed");
+    case 3:
+    case 4: throw OutOfMemoryError(where + "out of memory for the arrays the function makes");
+    case 5: throw ValueError(where + "slice step cannot be zero");
+    default: throw std::runtime_error(where + "raised exception code " + std::to_string(code));
+  }
+}
+
+}  // namespace
+
 void fill_constants(const Program& p, std::byte* memory, int64_t m) {
   // The slots are per thread: this thread's last fill may already be this program's.
   thread_local uint64_t filled_id = 0;
@@ -247,6 +276,29 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
                itemsize(p.slot_dtypes[s.results[0]]), m);
         slot_ptr[s.results[0]] = own;
         break;
+      case Step::User: {
+        // The function's block loop over 1-d arrays: each argument slot, then the result.
+        uint64_t words[3 * (kMaxStepArgs + 1)];
+        const auto view = [&](int at, const std::byte* data, int slot) {
+          words[3 * at] = reinterpret_cast<uint64_t>(data);
+          words[3 * at + 1] = static_cast<uint64_t>(m);
+          words[3 * at + 2] = static_cast<uint64_t>(itemsize(p.slot_dtypes[slot]));
+        };
+        for (int a = 0; a < s.nargs; ++a) view(a, slot_ptr[s.args[a]], s.args[a]);
+        const int slot = s.results[0];
+        std::byte* target = direct.empty() ? nullptr : direct[slot];
+        std::byte* dst = target ? target : own;
+        view(s.nargs, dst, slot);
+        slot_ptr[slot] = dst;
+        uint64_t result[2];
+        if (const int code = s.user->host_loop(words, result)) {
+          int none = 0;
+          if (p.user_raise.compare_exchange_strong(none, code)) {
+            p.user_raise_step.store(static_cast<int>(i));
+          }
+        }
+        break;
+      }
       case Step::Run: {
         const std::byte* in[3];
         std::byte* out[2];
@@ -275,6 +327,9 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
 }
 
 void record_program_errors(const Program& p) {
+  if (const int code = p.user_raise.load()) {
+    throw_user_raise(*p.steps[p.user_raise_step.load()].user, code);
+  }
   for (size_t i = 0; i < p.steps.size(); ++i) {
     const unsigned raised = p.step_errors[i].load(std::memory_order_relaxed);
     if (raised & p.steps[i].fp_reported) {

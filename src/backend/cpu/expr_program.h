@@ -25,14 +25,18 @@ constexpr int64_t kSlotBytes = kBlock * 16;  // the widest dtype, complex128
 constexpr int64_t kSlotStride = kSlotBytes + 192;
 constexpr int kMaxSlots = 64;
 
+// The most arguments of a step: a ufunc's take up to 3, a user's function up to this.
+constexpr int kMaxStepArgs = 8;
+
 struct Step {
-  enum Kind : uint8_t { Load, Constant, Run, Convert, Dot } kind;
+  enum Kind : uint8_t { Load, Constant, Run, Convert, Dot, User } kind;
   int operand = 0;         // Load: which operand; Dot: the first of its two
   CastRow cast = nullptr;  // Load, Convert: the (possibly identity) conversion
   bool converts = false;   // Load: the input's dtype differs from the slot's
   Ufunc op{};              // Run: the ufunc, and its loop
   LoopFn loop = nullptr;
-  int args[3] = {};
+  const expr::UserFunction* user = nullptr;  // User: the function, run by its block loop
+  int args[kMaxStepArgs] = {};
   int nargs = 0;
   int results[2] = {};
   int nresults = 0;
@@ -61,9 +65,13 @@ struct Program {
   // Flags already raised when a block started: a reduction's or scan's fold between
   // blocks (the evaluator's rows raise none between blocks and ignore these).
   mutable std::atomic<unsigned> entry_errors{0};
+  // The exception code a user's function raised (its first), and which function's step.
+  mutable std::atomic<int> user_raise{0};
+  mutable std::atomic<int> user_raise_step{-1};
 };
 
-// Records the errors `p`'s steps raised (see tessera/errstate.h) on this thread.
+// Records the errors `p`'s steps raised (see tessera/errstate.h) on this thread; throws
+// the exception a user's function raised, if one did.
 void record_program_errors(const Program& p);
 
 // Whether every element of `a` is the same one (size 1, or broadcast from one element).

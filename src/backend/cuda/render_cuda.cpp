@@ -269,7 +269,8 @@ std::string render_cuda_kernel(const KernelPlan& plan, int axes, const std::stri
 }
 
 std::string render_cuda(const KernelPlan& plan, int axes) {
-  return render_cuda_prologue() + render_cuda_kernel(plan, axes, kExprKernelName);
+  return render_cuda_prologue() + detail::user_function_text(plan) +
+         render_cuda_kernel(plan, axes, kExprKernelName);
 }
 
 std::vector<uint64_t> kernel_params(const KernelPlan& plan, const KernelLayout& layout) {

@@ -91,7 +91,8 @@ FoldLayout fold_layout(const KernelPlan& plan, const std::vector<bool>& walked) 
 const std::string& render_fold_prologue() { return fold_prologue(); }
 
 std::string render_fold(const KernelPlan& plan, int axes, const FoldSpec& spec) {
-  return fold_prologue() + render_fold_kernel(plan, axes, spec, kFoldKernelName);
+  return fold_prologue() + detail::user_function_text(plan) +
+         render_fold_kernel(plan, axes, spec, kFoldKernelName);
 }
 
 std::string render_fold_kernel(const KernelPlan& plan, int axes, const FoldSpec& spec,

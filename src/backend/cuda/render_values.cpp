@@ -1,11 +1,13 @@
 #include "backend/cuda/render_values.h"
 
+#include <algorithm>
 #include <bit>
 #include <complex>
 #include <stdexcept>
 
 #include "backend/cuda/device_text.h"
 #include "jit/kernel_text.h"
+#include "jit/python_kernel_text.h"
 
 namespace tessera::cuda::detail {
 namespace {
@@ -55,6 +57,11 @@ std::string statement(const KernelPlan& plan, const WordMap& words, int v) {
       if (ufunc_info(val.op).nout == 2) return "  const auto " + var(v) + " = " + call + ";\n";
       return decl + "static_cast<" + T + ">(" + call + ");\n";
     }
+    case Value::Kind::User: {
+      std::string call = plan.users[val.user]->device_entry + "(";
+      for (int k = 0; k < val.nargs; ++k) call += (k ? ", " : "") + var(val.args[k]);
+      return decl + "static_cast<" + T + ">(" + call + "));\n";
+    }
     case Value::Kind::Pick:
       return decl + "static_cast<" + T + ">(" + var(val.args[0]) +
              (val.output == 0 ? ".first" : ".second") + ");\n";
@@ -100,6 +107,29 @@ int axes_bucket(int ndim) {
 std::string type_of(DType d) { return std::string(jit::element_type(d)); }
 std::string var(int v) { return "v" + std::to_string(v); }
 std::string word(int w) { return "p.w[" + std::to_string(w) + "]"; }
+
+std::string user_function_text(const KernelPlan& plan) {
+  if (plan.users.empty()) return "";
+  std::string s;
+  for (size_t i = 0; i < jit::kPythonKernelFilesCount; ++i) {
+    s += "#line 1 \"" + std::string(jit::kPythonKernelFiles[i].path) + "\"\n" +
+         std::string(jit::kPythonKernelFiles[i].text) + "\n";
+  }
+  for (size_t i = 0; i < jit::kPythonCudaFilesCount; ++i) {
+    s += "#line 1 \"" + std::string(jit::kPythonCudaFiles[i].path) + "\"\n" +
+         std::string(jit::kPythonCudaFiles[i].text) + "\n";
+  }
+  // Two functions may call one helper: each function is defined once.
+  std::vector<std::string_view> defined;
+  for (const expr::UserFunction* f : plan.users) {
+    for (const auto& [name, text] : f->device_functions) {
+      if (std::find(defined.begin(), defined.end(), name) != defined.end()) continue;
+      defined.push_back(name);
+      s += text;
+    }
+  }
+  return s;
+}
 
 std::string device_file(std::string_view path) {
   for (size_t i = 0; i < kDeviceFilesCount; ++i) {

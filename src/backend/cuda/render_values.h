@@ -48,6 +48,11 @@ std::string word(int w);
 // operands lie at `at[k]`, reading constants from the parameter `p`.
 std::string value_statements(const expr::KernelPlan& plan, const WordMap& words);
 
+// What a program whose values call users' functions (expr/user_function.h) needs before its
+// kernels: the runtime of code generated from Python functions, then each function once
+// (callees first), as CUDA C++; empty when the plan calls none.
+std::string user_function_text(const expr::KernelPlan& plan);
+
 // A file of backend/cuda/device/ (device_text.h) under its #line, to include in a program.
 std::string device_file(std::string_view path);
 
