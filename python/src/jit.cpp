@@ -302,6 +302,9 @@ class HostDispatcher {
       case 1: PyErr_SetString(PyExc_ZeroDivisionError, "division by zero"); break;
       case 2: PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed"); break;
       case 5: PyErr_SetString(PyExc_ValueError, "slice step cannot be zero"); break;
+      case 6:
+        PyErr_SetString(PyExc_ValueError, "cannot assign slice from input of different shape");
+        break;
       case 4:
         PyErr_SetString(PyExc_MemoryError,
                         "[jit] more than 4096 arrays created in one call of a jit function");

@@ -16,6 +16,7 @@ enum Layout : int { kAnyLayout = 0, kCLayout = 1, kFLayout = 2 };
 
 template <class T, int N, int L = kAnyLayout>
 struct Array {
+  using Element = T;
   static constexpr int kNdim = N;
   char* data = nullptr;
   long long shape[N > 0 ? N : 1] = {};
@@ -146,6 +147,7 @@ enum class Raise : int {
   NoMemory = 3,           // MemoryError
   TooManyArrays = 4,      // MemoryError: more arrays alive in one call than the arena holds
   SliceStepZero = 5,      // ValueError: slice step cannot be zero
+  SliceShape = 6,         // ValueError: cannot assign slice from input of different shape
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
@@ -304,6 +306,92 @@ TS_HD R view(const A& a, const Item (&items)[K]) {
     ++out;
   }
   return r;
+}
+
+// f(element address) for every element of `a`, the last index fastest.
+template <class A, class F>
+TS_HD void for_each_element(const A& a, long long (&index)[A::kNdim > 0 ? A::kNdim : 1], F&& f) {
+  constexpr int N = A::kNdim;
+  long long count = 1;
+  for (int d = 0; d < N; ++d) count *= a.shape[d];
+  for (int d = 0; d < N; ++d) index[d] = 0;
+  for (long long i = 0; i < count; ++i) {
+    char* p = a.data;
+    for (int d = 0; d < N; ++d) p += index[d] * a.stride(d);
+    f(p);
+    for (int d = N - 1; d >= 0; --d) {
+      if (++index[d] < a.shape[d]) break;
+      index[d] = 0;
+    }
+  }
+}
+
+// The bytes an array's elements span: [low, high).
+template <class A>
+TS_HD void byte_range(const A& a, const char*& low, const char*& high) {
+  low = high = a.data;
+  for (int d = 0; d < A::kNdim; ++d) {
+    if (a.shape[d] == 0) {
+      high = low;
+      return;
+    }
+    const long long reach = (a.shape[d] - 1) * a.stride(d);
+    (reach < 0 ? low : high) += reach;
+  }
+  high += sizeof(typename A::Element);
+}
+
+// Python's `view[...] = value` (view: a slice of an array): every element set to `value`, a
+// number of the view's dtype, or to the array `value` broadcast to the view's shape (NumPy's
+// rules: its dimensions align with the view's last ones, each of the view's extent or 1;
+// ValueError otherwise), each converted as a ufunc's output is. An array that overlaps the
+// view is copied first, so every element is read before any is written (a[1:] = a[:-1]).
+template <class V, class S>
+TS_HD void assign_array(const V& to, const S& value) {
+  using T = typename V::Element;
+  constexpr int N = V::kNdim;
+  long long index[N > 0 ? N : 1];
+  if constexpr (!requires { S::kNdim; }) {
+    for_each_element(to, index, [&](char* p) { *reinterpret_cast<T*>(p) = value; });
+  } else if constexpr (S::kNdim == 0) {
+    const T one =
+        tessera::kernels::cast_value<T>(*reinterpret_cast<const typename S::Element*>(value.data));
+    for_each_element(to, index, [&](char* p) { *reinterpret_cast<T*>(p) = one; });
+  } else {
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+    constexpr int M = S::kNdim;
+    using E = typename S::Element;
+    Array<E, N> source;  // the value seen at the view's shape
+    source.data = value.data;
+    for (int d = 0; d < N; ++d) {
+      const int e = d - (N - M);
+      const long long extent = e >= 0 ? value.shape[e] : 1;
+      if (extent != 1 && extent != to.shape[d]) raise(Raise::SliceShape);
+      source.shape[d] = to.shape[d];
+      source.strides[d] = extent == 1 ? 0 : value.stride(e);
+    }
+    const char *to_low, *to_high, *from_low, *from_high;
+    byte_range(to, to_low, to_high);
+    byte_range(value, from_low, from_high);
+    if (from_low < to_high && to_low < from_high) {
+      long long dims[M];
+      for (int e = 0; e < M; ++e) dims[e] = value.shape[e];
+      const Array<E, M, kCLayout> copy = new_array<E, M>(dims, true, E());
+      long long at[M];
+      E* out = reinterpret_cast<E*>(copy.data);
+      for_each_element(value, at, [&](char* p) { *out++ = *reinterpret_cast<const E*>(p); });
+      source.data = copy.data;
+      for (int d = N - M; d < N; ++d) {
+        if (source.strides[d] != 0) source.strides[d] = copy.stride(d - (N - M));
+      }
+    }
+    for_each_element(to, index, [&](char* p) {
+      const char* q = source.data;
+      for (int d = 0; d < N; ++d) q += index[d] * source.strides[d];
+      *reinterpret_cast<T*>(p) = tessera::kernels::cast_value<T>(*reinterpret_cast<const E*>(q));
+    });
+#endif
+  }
 }
 
 }  // namespace tessera::pyjit

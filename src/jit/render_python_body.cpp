@@ -339,6 +339,10 @@ class BodyRenderer {
       for (size_t i = 0; i < indices.size(); ++i) target += (i ? ", " : "") + expr(indices.at(i));
       return in + target + ") = " + expr(st.at(3)) + ";\n";
     }
+    if (h == "assign_array") {
+      return in + "tessera::pyjit::assign_array(" + expr(st.at(1)) + ", " + expr(st.at(2)) +
+             ");\n";
+    }
     if (h == "if") {
       std::string s = in + "if (" + expr(st.at(1)) + ") {\n" + block(st.at(2), deeper) + in + "}";
       if (st.at(3).size() > 1) s += " else {\n" + block(st.at(3), deeper) + in + "}";

@@ -550,6 +550,28 @@ def test_local_arrays_are_per_thread():
     np.testing.assert_array_equal(out.copy_to_host(), np.sort(x.reshape(32, 4), axis=1).ravel())
 
 
+@cuda.jit
+def fill_rows(a):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        a[i, 1:] = i * 0.5
+        a[i][:1] = -1
+
+
+def test_numbers_assigned_to_slices_in_kernels():
+    ours, theirs = both(fill_rows, (2, 4), np.zeros((7, 3)))
+    np.testing.assert_array_equal(ours[0], theirs[0])
+
+
+def test_arrays_assigned_to_slices_in_kernels_are_refused():
+    @cuda.jit
+    def copy_rows(a, b):
+        a[1:] = b
+
+    with pytest.raises(TypingError, match="not supported in CUDA kernels yet"):
+        copy_rows[1, 1](cuda.device_array(3), cuda.device_array(2))
+
+
 WEIGHTS = np.array([[0.25, 0.5, 0.25], [1.0, -np.inf, 2.0]])
 
 
@@ -880,6 +902,7 @@ def test_generated_kernels_compile_with_nvrtc_and_ptxas(arch):
         (bitwise_atomics, (np.zeros(4, np.int64),) * 7),
         (warp_exchanges, (np.zeros(64), np.zeros((5, 64)))),
         (reverse_blocks, (np.zeros(4), np.zeros(4))),
+        (fill_rows, (np.zeros((4, 3)),)),
         (black_scholes_cuda, (np.zeros(4),) * 5 + (0.02, 0.3)),
     ]
     for kernel, args in samples:

@@ -75,8 +75,6 @@ def _constant_zero_step(a):
     return a[::0].shape[0]
 
 
-def _assign_slice(a):
-    a[1:3] = 0.0
 
 
 def test_view_errors():
@@ -84,8 +82,6 @@ def test_view_errors():
         tp.jit(_zero_step)(np.arange(3.0), 0)
     with pytest.raises(TypingError, match="slice step cannot be zero"):
         tp.jit(_constant_zero_step)(np.arange(3.0))
-    with pytest.raises(TypingError, match="slices are not supported yet"):
-        tp.jit(_assign_slice)(np.arange(5.0))
 
 
 def _transposed_sum(a):
@@ -102,3 +98,76 @@ def test_transpose(order):
     a = np.asarray(np.arange(12.0).reshape(3, 4), order=order)
     assert tp.jit(_transposed_sum)(a) == numba.njit(_transposed_sum)(a)
     assert tp.jit(_transposed_sum)(a[::2, ::-1]) == numba.njit(_transposed_sum)(a[::2, ::-1])
+
+
+# --- assignment to slices and rows (Numba's setitem: numbers, and arrays broadcast) --------------
+
+def _fill_slice(a, v):
+    a[1:3] = v
+
+
+def _fill_columns(a, v):
+    a[:, 1:] = v
+
+
+def _shift_right(a):
+    a[1:] = a[:-1]
+
+
+def _reverse_in_place(a):
+    a[::-1] = a
+
+
+def _set_row(a, v):
+    a[1] = v
+
+
+def _clear(a):
+    a[:] = 0
+
+
+def _strided_block(a, v):
+    a[::2, 1:-1] = v
+
+
+SLICE_ASSIGNMENTS = {
+    "number into a slice": (_fill_slice, lambda: (np.zeros(5), 7)),
+    "array into a slice": (_fill_slice, lambda: (np.zeros(5), np.array([1.5, -2.0]))),
+    "0-d array into a slice": (_fill_slice, lambda: (np.zeros(5), np.array(3.5))),
+    "floats into ints (truncated)": (_fill_slice, lambda: (np.zeros(5, np.int64), np.array([1.7, -2.2]))),
+    "row broadcast over columns": (_fill_columns, lambda: (np.zeros((3, 4)), np.arange(3.0))),
+    "reversed block": (_fill_columns, lambda: (np.zeros((3, 4)), np.arange(9.0).reshape(3, 3)[::-1])),
+    "column broadcast": (_fill_columns, lambda: (np.zeros((3, 4)), np.arange(3.0).reshape(3, 1))),
+    "overlapping shift": (_shift_right, lambda: (np.arange(6.0),)),
+    "overlapping reverse": (_reverse_in_place, lambda: (np.arange(7.0),)),
+    "number into a row": (_set_row, lambda: (np.zeros((2, 3)), 5.0)),
+    "array into a row": (_set_row, lambda: (np.zeros((2, 3)), np.arange(3.0))),
+    "clear an F-ordered matrix": (_clear, lambda: (np.asfortranarray(np.ones((3, 2))),)),
+    "strided block": (_strided_block, lambda: (np.zeros((5, 4)), np.float32(2.5))),
+    "empty slice": (_fill_slice, lambda: (np.zeros(1), np.zeros(0))),
+}
+
+
+@pytest.mark.parametrize("case", list(SLICE_ASSIGNMENTS))
+def test_slice_assignment_as_numba(case):
+    function, make = SLICE_ASSIGNMENTS[case]
+    ours, theirs = make(), make()
+    tp.jit(function)(*ours)
+    numba.njit(function)(*theirs)
+    assert ours[0].dtype == theirs[0].dtype
+    np.testing.assert_array_equal(ours[0], theirs[0])
+
+
+def test_slice_assignment_errors():
+    with pytest.raises(ValueError, match="cannot assign slice from input of different shape"):
+        tp.jit(_fill_slice)(np.zeros(5), np.ones(3))
+    with pytest.raises(ValueError, match="different shape"):
+        tp.jit(_fill_columns)(np.zeros((3, 4)), np.ones((2, 3)))
+    with pytest.raises(TypingError, match="cannot assign complex128 values to a slice of a float64"):
+        tp.jit(_fill_slice)(np.zeros(5), np.array([1j, 2j]))
+    with pytest.raises(TypingError, match="cannot assign a 2-d array to a 1-d slice"):
+        tp.jit(_fill_slice)(np.zeros(5), np.ones((1, 2)))
+    readonly = np.zeros(5)
+    readonly.flags.writeable = False
+    with pytest.raises(TypingError, match="read-only"):
+        tp.jit(_fill_slice)(readonly, 1.0)

@@ -691,6 +691,9 @@ class Lowering:
                 raise self.error(node, f"assigning into a {array.type}")
             if array.type.readonly:
                 raise self.error(node, "assigning into a read-only array")
+            view = self.subscript_view(target, array)
+            if view is not None:
+                return [self.assign_array(node, view, value)]
             if not T.is_scalar(value.type):
                 raise self.error(node, f"storing a {value.type} into an array element")
             indices = self.indices(target, array)
@@ -709,6 +712,42 @@ class Lowering:
                 out.extend(self.store_to(node, item, ir.TupleGet(held, k, value.type.items[k])))
             return out
         raise self.error(node, f"assigning to {type(target).__name__}")
+
+    def subscript_view(self, node, array):
+        """The view a subscript of `array` selects when it selects more than one element
+        (a slice, or fewer indices than dimensions), else None."""
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if any(isinstance(i, ast.Slice) for i in items):
+            return self.view(node, array, items)
+        if len(items) >= array.type.ndim:
+            return None
+        if len(items) == 1:
+            value = self.expr(items[0])
+            if isinstance(value.type, T.TupleType):  # a[t] with a tuple of indices
+                return None
+            return self.view(node, array, items, [value])
+        return self.view(node, array, items)
+
+    def assign_array(self, node, view, value):
+        """`view[...] = value`: a number, or an array that broadcasts to the view."""
+        dtype = view.type.dtype
+        if isinstance(value.type, ir.ArrayType):
+            if self.target == "cuda":
+                raise self.error(node, "assigning an array to a slice is not supported in CUDA "
+                                       "kernels yet (assign its elements in a loop)")
+            if value.type.ndim > view.type.ndim:
+                raise self.error(node, f"cannot assign a {value.type.ndim}-d array to a "
+                                       f"{view.type.ndim}-d slice")
+            source = value.type.dtype
+        elif T.is_scalar(value.type):
+            source = value.type
+        else:
+            raise self.error(node, f"assigning a {value.type} to a slice")
+        if T.kind(source) == "c" and T.kind(dtype) != "c":
+            raise self.error(node, f"cannot assign {source} values to a slice of a {dtype} array")
+        if not isinstance(value.type, ir.ArrayType):
+            value = self.cast(value, dtype)
+        return ir.AssignArray(view, value)
 
     def stmt_Assign(self, node):
         if isinstance(node.value, ast.Call):

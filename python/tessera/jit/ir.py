@@ -312,6 +312,19 @@ class Store:
 
 
 @dataclass
+class AssignArray:
+    """`a[...] = value` where the subscript makes a view (a slice, or fewer indices than
+    dimensions): every element of the view set to `value`, a number of its dtype, or to the
+    array `value` broadcast to the view's shape (NumPy's rules; read before any element is
+    written when the two overlap)."""
+    view: object
+    value: object
+
+    def text(self):
+        return f"(assign_array {self.view.text()} {self.value.text()})"
+
+
+@dataclass
 class Evaluate:
     """An expression evaluated for its effect (`cuda.syncthreads()`, an atomic whose old
     value is not used)."""

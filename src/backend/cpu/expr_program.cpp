@@ -218,6 +218,7 @@ namespace {
     case 3:
     case 4: throw OutOfMemoryError(where + "out of memory for the arrays the function makes");
     case 5: throw ValueError(where + "slice step cannot be zero");
+    case 6: throw ValueError(where + "cannot assign slice from input of different shape");
     default: throw std::runtime_error(where + "raised exception code " + std::to_string(code));
   }
 }
