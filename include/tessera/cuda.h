@@ -91,8 +91,16 @@ uintptr_t host_device_pointer(uintptr_t host);
 struct LaunchDims {
   unsigned x = 1, y = 1, z = 1;
 };
-// Queues `function` on `stream`; params[i] points at the i-th argument's value.
+// Queues `function` on `stream`; params[i] points at the i-th argument's value. A
+// `cooperative` launch runs all its blocks at once, so that they can synchronize with each
+// other (cooperative groups' grid.sync()); it takes at most max_cooperative_blocks blocks.
 void launch(uintptr_t function, LaunchDims grid, LaunchDims block, size_t shared_bytes,
-            const Stream& stream, std::vector<void*>& params, const char* api);
+            const Stream& stream, std::vector<void*>& params, const char* api,
+            bool cooperative = false);
+// The most blocks of `block_threads` threads and `shared_bytes` of dynamic shared memory a
+// cooperative launch of `function` may have on `device`: what its multiprocessors hold at
+// once.
+int max_cooperative_blocks(uintptr_t function, int device, unsigned block_threads,
+                           size_t shared_bytes);
 
 }  // namespace tessera::cuda

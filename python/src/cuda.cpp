@@ -106,11 +106,12 @@ PyType_Slot pinned_slots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(pinned_g
 // stream when null).
 void launch_values(uintptr_t function, Device device, nb::handle grid, nb::handle block,
                    std::vector<std::string>& values, size_t shared_mem, const PyStream* stream,
-                   const char* api) {
+                   const char* api, bool cooperative = false) {
   std::vector<void*> params;
   for (std::string& v : values) params.push_back(v.data());
   const Stream s = stream ? stream->stream : current_stream(device);
-  cuda::launch(function, to_dims(grid, "grid"), to_dims(block, "block"), shared_mem, s, params, api);
+  cuda::launch(function, to_dims(grid, "grid"), to_dims(block, "block"), shared_mem, s, params, api,
+               cooperative);
 }
 
 }  // namespace
@@ -195,20 +196,24 @@ void bind_cuda(nb::module_& parent) {
       })
       .def_prop_ro("source", &cuda::Module::source);
   m.def("launch", [](uintptr_t function, int device, nb::handle grid, nb::handle block,
-                     nb::sequence args, size_t shared_mem, const PyStream* stream) {
+                     nb::sequence args, size_t shared_mem, const PyStream* stream,
+                     bool cooperative) {
     const Device d = Device::cuda(device);
     std::vector<std::string> values;
     size_t i = 0;
     for (nb::handle arg : args) values.push_back(argument_bytes(arg, d, i++));
-    launch_values(function, d, grid, block, values, shared_mem, stream, "RawKernel");
+    launch_values(function, d, grid, block, values, shared_mem, stream, "RawKernel", cooperative);
   }, nb::arg("function"), nb::arg("device"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
-     nb::arg("shared_mem"), nb::arg("stream").none());
+     nb::arg("shared_mem"), nb::arg("stream").none(), nb::arg("cooperative") = false);
+  m.def("max_cooperative_blocks", &cuda::max_cooperative_blocks, nb::arg("function"),
+        nb::arg("device"), nb::arg("block_threads"), nb::arg("shared_mem"));
 
   // A tessera.cuda.jit kernel (jit/render_python.h's ts_python_kernel): a tessera array
   // argument goes as its view (data address, extents, byte strides), anything else as the
   // bytes given; the dynamic shared memory's size goes last.
   m.def("launch_python", [](uintptr_t function, int device, nb::handle grid, nb::handle block,
-                            nb::sequence args, size_t shared_mem, const PyStream* stream) {
+                            nb::sequence args, size_t shared_mem, const PyStream* stream,
+                            bool cooperative) {
     const Device d = Device::cuda(device);
     std::vector<std::string> values;
     for (nb::handle arg : args) {
@@ -235,9 +240,9 @@ void bind_cuda(nb::module_& parent) {
     }
     const long long dynamic = static_cast<long long>(shared_mem);
     values.emplace_back(reinterpret_cast<const char*>(&dynamic), sizeof dynamic);
-    launch_values(function, d, grid, block, values, shared_mem, stream, "cuda.jit");
+    launch_values(function, d, grid, block, values, shared_mem, stream, "cuda.jit", cooperative);
   }, nb::arg("function"), nb::arg("device"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
-     nb::arg("shared_mem"), nb::arg("stream").none());
+     nb::arg("shared_mem"), nb::arg("stream").none(), nb::arg("cooperative") = false);
 
   // Memory pools, by device.
   m.def("pool_used_bytes", [](int d) { return cuda::device_pool(d).used_bytes(); });

@@ -21,6 +21,15 @@ std::string render_python_cuda(std::string_view ir_text) {
     s += "#line 1 \"" + std::string(kPythonCudaFiles[i].path) + "\"\n" +
          std::string(kPythonCudaFiles[i].text) + "\n";
   }
+  // cuda.cg.this_grid().sync(): CUDA's cooperative groups, included only by the kernels that
+  // synchronize their grid (they are launched cooperatively; the simulator's prelude has
+  // its own cooperative_groups).
+  if (ir_text.find("(intrinsic grid_sync ") != std::string_view::npos) {
+    s += "#line 1 \"[tessera] grid synchronization\"\n#include <cooperative_groups.h>\n"
+         "namespace tessera::pyjit::gpu {\n"
+         "__device__ inline void grid_sync() { cooperative_groups::this_grid().sync(); }\n"
+         "}  // namespace tessera::pyjit::gpu\n";
+  }
   const size_t last = module.size() - 1;
   for (size_t i = 1; i <= last; ++i) {
     s += python_ir::render_function(module.at(i), python_ir::Target::kCuda, ErrorModel::kNumpy,

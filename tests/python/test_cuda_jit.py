@@ -572,6 +572,99 @@ def test_arrays_assigned_to_slices_in_kernels_are_refused():
         copy_rows[1, 1](cuda.device_array(3), cuda.device_array(2))
 
 
+# --- cooperative groups: grid synchronization --------------------------------------------------
+
+@cuda.jit
+def sequential_rows(M):
+    # Numba's documented example: each row from the previous one, read reversed, so every
+    # row needs every block's part of the row before it.
+    col = cuda.grid(1)
+    g = cuda.cg.this_grid()
+    rows = M.shape[0]
+    cols = M.shape[1]
+    for row in range(1, rows):
+        opposite = cols - col - 1
+        M[row, col] = M[row - 1, opposite] + 1
+        g.sync()
+
+
+def _sequential_rows_numpy(m):
+    for row in range(1, m.shape[0]):
+        m[row] = m[row - 1][::-1] + 1
+    return m
+
+
+def test_grid_sync_orders_the_blocks_of_a_cooperative_launch():
+    start = np.arange(512, dtype=np.int32) % 7
+    m = np.zeros((128, 512), dtype=np.int32)
+    m[0] = start
+    ours = cuda.to_device(m)
+    sequential_rows[4, 128](ours)
+    np.testing.assert_array_equal(ours.copy_to_host(), _sequential_rows_numpy(m.copy()))
+    most = sequential_rows.max_cooperative_grid_blocks(128)
+    assert most >= 4
+    assert most == sequential_rows.max_cooperative_grid_blocks((128, 1, 1))
+    # Directly synchronized, with a 2-d grid of blocks.
+    @cuda.jit
+    def ping_pong(a):
+        i = cuda.grid(1) + cuda.blockIdx.y * cuda.gridDim.x * cuda.blockDim.x
+        for step in range(8):
+            value = a[a.shape[0] - 1 - i] + step
+            cuda.cg.this_grid().sync()  # every read of this step before any write
+            a[i] = value
+            cuda.cg.this_grid().sync()
+
+    x = np.arange(256.0)
+    want = x.copy()
+    for step in range(8):
+        want = want[::-1] + step
+    got = cuda.to_device(x)
+    ping_pong[(2, 2), 64](got)
+    np.testing.assert_array_equal(got.copy_to_host(), want)
+
+
+def test_cooperative_launch_errors():
+    d = cuda.to_device(np.zeros((2, 64), dtype=np.int32))
+    sequential_rows[1, 64](d)
+    too_many = sequential_rows.max_cooperative_grid_blocks(64) + 1
+    with pytest.raises(tp.cuda.CUDARuntimeError, match="COOPERATIVE_LAUNCH_TOO_LARGE"):
+        sequential_rows[too_many, 64](cuda.to_device(np.zeros((2, 64 * too_many), np.int32)))
+    with pytest.raises(TypingError, match="this_grid"):
+        @cuda.jit
+        def loose(a):
+            a[0] = cuda.cg.this_grid()
+
+        loose[1, 1](cuda.device_array(1))
+    with pytest.raises(RuntimeError, match="inside a kernel"):
+        cuda.cg.this_grid()
+
+
+@pytest.mark.skipif(not tp.cuda.runtime.is_simulated(),
+                    reason="a grid.sync() some blocks never reach hangs a GPU; the simulator reports it")
+def test_grid_sync_not_reached_by_every_block_is_reported():
+    @cuda.jit
+    def uneven(a):
+        g = cuda.cg.this_grid()
+        if cuda.blockIdx.x == 0:
+            return
+        g.sync()
+        a[0] = 1
+
+    with pytest.raises(tp.cuda.CUDARuntimeError, match=r"grid.sync\(\) reached by \d of 3 blocks"):
+        uneven[3, 32](cuda.device_array(1))
+        cuda.synchronize()
+
+    @cuda.jit
+    def one_thread_leaves(a):
+        if cuda.threadIdx.x == 5:
+            return
+        cuda.cg.this_grid().sync()
+
+    with pytest.raises(tp.cuda.CUDARuntimeError, match=r"grid.sync\(\) in block \(\d,0,0\).*which exited"):
+        one_thread_leaves[2, 32](cuda.device_array(1))
+        cuda.synchronize()
+
+
 WEIGHTS = np.array([[0.25, 0.5, 0.25], [1.0, -np.inf, 2.0]])
 
 
@@ -903,6 +996,7 @@ def test_generated_kernels_compile_with_nvrtc_and_ptxas(arch):
         (warp_exchanges, (np.zeros(64), np.zeros((5, 64)))),
         (reverse_blocks, (np.zeros(4), np.zeros(4))),
         (fill_rows, (np.zeros((4, 3)),)),
+        (sequential_rows, (np.zeros((4, 4), np.int32),)),
         (black_scholes_cuda, (np.zeros(4),) * 5 + (0.02, 0.3)),
     ]
     for kernel, args in samples:

@@ -33,6 +33,9 @@ warpsize = 32
 shared = KernelOnly("shared", ("array",))
 local = KernelOnly("local", ("array",))
 const = KernelOnly("const", ("array_like",))
+# Cooperative groups: the grid group of a cooperative launch (a kernel that synchronizes
+# its grid is launched cooperatively).
+cg = KernelOnly("cg", ("this_grid",))
 atomic = KernelOnly("atomic", ("add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_",
                                "xor", "exch", "inc", "dec", "cas", "compare_and_swap"))
 
@@ -46,4 +49,4 @@ NAMES = (
 globals().update({name: KernelOnly(name) for name in NAMES})
 
 __all__ = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "shared",
-           "local", "const", "atomic", *NAMES]
+           "local", "const", "cg", "atomic", *NAMES]

@@ -116,6 +116,8 @@ class KernelSpecialization:
         self.options = options
         self.module = _core._cuda._Module(self.source, options, [])
         self._handles = {}
+        # A kernel that synchronizes its grid is launched cooperatively (all blocks at once).
+        self.cooperative = "(intrinsic grid_sync " in self.text
 
     def handle(self, device):
         handle = self._handles.get(device)
@@ -123,6 +125,15 @@ class KernelSpecialization:
             handle = self._handles[device] = self.module.function(
                 _core._jit_python_kernel_name, device)
         return handle
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0, device=None):
+        """The most blocks of `blockdim` a cooperative launch of this kernel may have (all
+        must be on the device at once), as Numba's."""
+        from ..cuda._device import get_device_id  # noqa: PLC0415
+        block = launch_dims(blockdim, "blockdim")
+        device = get_device_id() if device is None else device
+        return _core._cuda.max_cooperative_blocks(self.handle(device), device,
+                                                  block[0] * block[1] * block[2], int(dynsmemsize))
 
 
 class CUDADispatcher(CompiledFunction):
@@ -179,6 +190,19 @@ class CUDADispatcher(CompiledFunction):
     @property
     def signatures(self):
         return list(self._kernels)
+
+    @property
+    def overloads(self):
+        """The compiled kernels, by argument types (Numba's `overloads`)."""
+        return dict(self._kernels)
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The most blocks of `blockdim` a cooperative launch may have, for the kernel
+        compiled last (KernelSpecialization.max_cooperative_grid_blocks for another)."""
+        if not self._kernels:
+            raise RuntimeError(f"[cuda.jit] {self.__name__}() has not been compiled yet: launch "
+                               "it or compile it with an eager signature first")
+        return list(self._kernels.values())[-1].max_cooperative_grid_blocks(blockdim, dynsmemsize)
 
     def inspect_cuda(self, *args):
         """The CUDA C++ generated for the types of `args`."""
@@ -268,7 +292,8 @@ class CUDADispatcher(CompiledFunction):
                           "device.", NumbaPerformanceWarning, stacklevel=3)
         spec = self.specialization(types)
         _core._cuda.launch_python(spec.handle(device), device, grid, block, values,
-                                  int(sharedmem), None if stream is None else stream._stream)
+                                  int(sharedmem), None if stream is None else stream._stream,
+                                  spec.cooperative)
         for host, copy in copies:  # back to the host arrays, as Numba does
             if host.flags["WRITEABLE"]:
                 host[...] = copy.get()

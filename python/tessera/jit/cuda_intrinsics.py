@@ -139,6 +139,10 @@ def call(lowering, node, path):
     if path in ARRAY_MAKERS:
         raise lowering.error(node, f"cuda.{path}(...) must be assigned to a variable "
                                    "(`a = cuda.shared.array(...)`)")
+    if path == "cg.this_grid":
+        raise lowering.error(node, "cuda.cg.this_grid() is assigned to a name (`g = "
+                                   "cuda.cg.this_grid()`) or synchronized at once "
+                                   "(`cuda.cg.this_grid().sync()`)")
     if node.keywords:
         raise lowering.error(node, f"cuda.{path}() takes no keyword arguments")
     if path in ("grid", "gridsize"):

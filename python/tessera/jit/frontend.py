@@ -80,6 +80,7 @@ class Lowering:
         self.var_types = var_types
         self.globals = globals_
         self.assigned = {}  # name -> unified type of what this pass assigned to it
+        self.grid_groups = set()  # names of cuda.cg.this_grid() groups (CUDA only)
         self.returns = []  # types of the values returned (or ("argument", k))
         self.callees = {}  # name -> ir.Function of the jit functions it calls
         self.temporaries = 0  # tuples being unpacked, named in order (the same every pass)
@@ -442,6 +443,10 @@ class Lowering:
 
     def expr_Call(self, node):
         func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "sync" and self.is_grid_group(func.value):
+            if node.args or node.keywords:
+                raise self.error(node, "a grid group's sync() takes no arguments")
+            return ir.Intrinsic("grid_sync", [], T.NONE)
         path = cuda_intrinsics.path_of(self, func)
         if path is not None:
             self.require_cuda(node, f"cuda.{path}()")
@@ -474,6 +479,13 @@ class Lowering:
         if isinstance(func, ast.Name) and hasattr(self.globals.get(func.id), "lower_for"):
             return self.jit_call(node, self.globals[func.id])
         raise self.error(node, f"calling {ast.unparse(func)} is not supported")
+
+    def is_grid_group(self, node):
+        """Whether `node` is a grid group: a name assigned cuda.cg.this_grid(), or the call."""
+        if isinstance(node, ast.Name):
+            return node.id in self.grid_groups
+        return isinstance(node, ast.Call) and not node.args and \
+            cuda_intrinsics.path_of(self, node.func) == "cg.this_grid"
 
     def scalar_type_called(self, func):
         """The scalar type a call converts to when `func` names one (np.float32, a NumPy
@@ -752,6 +764,14 @@ class Lowering:
     def stmt_Assign(self, node):
         if isinstance(node.value, ast.Call):
             path = cuda_intrinsics.path_of(self, node.value.func)
+            if path == "cg.this_grid":
+                self.require_cuda(node, "cuda.cg.this_grid()")
+                if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name) \
+                        or node.value.args or node.value.keywords:
+                    raise self.error(node, "cuda.cg.this_grid() takes no arguments and is "
+                                           "assigned to one name")
+                self.grid_groups.add(node.targets[0].id)
+                return []
             if path in cuda_intrinsics.ARRAY_MAKERS:
                 self.require_cuda(node, f"cuda.{path}()")
                 if len(node.targets) != 1:

@@ -171,17 +171,37 @@ uintptr_t host_device_pointer(uintptr_t host) {
 }
 
 void launch(uintptr_t function, LaunchDims grid, LaunchDims block, size_t shared_bytes,
-            const Stream& stream, std::vector<void*>& params, const char* api) {
+            const Stream& stream, std::vector<void*>& params, const char* api, bool cooperative) {
   activate(stream.device().index, api);
-  const CUresult r = driver()->cuLaunchKernel(
-      reinterpret_cast<CUfunction>(function), grid.x, grid.y, grid.z, block.x, block.y, block.z,
-      static_cast<unsigned>(shared_bytes), stream_handle(stream), params.data(), nullptr);
+  const auto f = reinterpret_cast<CUfunction>(function);
+  const auto shared = static_cast<unsigned>(shared_bytes);
+  const CUresult r =
+      cooperative
+          ? driver()->cuLaunchCooperativeKernel(f, grid.x, grid.y, grid.z, block.x, block.y,
+                                                block.z, shared, stream_handle(stream),
+                                                params.data())
+          : driver()->cuLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared,
+                                     stream_handle(stream), params.data(), nullptr);
   if (r == CUDA_SUCCESS) return;
   const auto dims = [](LaunchDims d) {
     return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
   };
-  check(r, api, "launching grid " + dims(grid) + ", block " + dims(block) + ", " +
-                    std::to_string(shared_bytes) + " bytes of dynamic shared memory");
+  check(r, api, std::string(cooperative ? "cooperatively " : "") + "launching grid " + dims(grid) +
+                    ", block " + dims(block) + ", " + std::to_string(shared_bytes) +
+                    " bytes of dynamic shared memory");
+}
+
+int max_cooperative_blocks(uintptr_t function, int device, unsigned block_threads,
+                           size_t shared_bytes) {
+  activate(device, "max_cooperative_grid_blocks");
+  int per_multiprocessor = 0, multiprocessors = 0;
+  check(driver()->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &per_multiprocessor, reinterpret_cast<CUfunction>(function),
+            static_cast<int>(block_threads), shared_bytes),
+        "max_cooperative_grid_blocks");
+  check(driver()->cuDeviceGetAttribute(&multiprocessors, kMultiProcessorCount, device),
+        "max_cooperative_grid_blocks");
+  return per_multiprocessor * multiprocessors;
 }
 
 }  // namespace tessera::cuda

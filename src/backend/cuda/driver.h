@@ -33,6 +33,7 @@ constexpr CUresult CUDA_ERROR_NOT_READY = 600;
 constexpr CUresult CUDA_ERROR_ILLEGAL_ADDRESS = 700;
 constexpr CUresult CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701;
 constexpr CUresult CUDA_ERROR_LAUNCH_FAILED = 719;
+constexpr CUresult CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720;
 constexpr CUresult CUDA_ERROR_UNKNOWN = 999;
 
 constexpr unsigned CU_STREAM_NON_BLOCKING = 0x1;
@@ -127,6 +128,17 @@ struct DriverApi {
   // Runs fn(data) on the host once the work queued on `stream` before it is done; later
   // work waits for it (how the simulated CUDA libraries run in stream order).
   CUresult (*cuLaunchHostFunc)(CUstream stream, void (*fn)(void* data), void* data);
+  // A launch whose blocks all run at once, so that they can wait for each other (cooperative
+  // groups' grid.sync()): CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE for more blocks than the
+  // device holds at once.
+  CUresult (*cuLaunchCooperativeKernel)(CUfunction f, unsigned grid_x, unsigned grid_y,
+                                        unsigned grid_z, unsigned block_x, unsigned block_y,
+                                        unsigned block_z, unsigned shared_bytes, CUstream stream,
+                                        void** params);
+  // How many blocks of f, of `block_size` threads and `shared_bytes` of dynamic shared
+  // memory each, one multiprocessor holds at once.
+  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int* blocks, CUfunction f,
+                                                          int block_size, size_t shared_bytes);
   // Not in the driver: what went wrong in the last failed call of this thread, beyond the
   // error code (the simulator's kernel errors name block and thread); null for none.
   const char* (*last_error_detail)();

@@ -55,7 +55,10 @@ const DriverApi* load() {
       resolve(library, "cuModuleGetFunction", api.cuModuleGetFunction) &&
       resolve(library, "cuModuleUnload", api.cuModuleUnload) &&
       resolve(library, "cuLaunchKernel", api.cuLaunchKernel) &&
-      resolve(library, "cuLaunchHostFunc", api.cuLaunchHostFunc);
+      resolve(library, "cuLaunchHostFunc", api.cuLaunchHostFunc) &&
+      resolve(library, "cuLaunchCooperativeKernel", api.cuLaunchCooperativeKernel) &&
+      resolve(library, "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+              api.cuOccupancyMaxActiveBlocksPerMultiprocessor);
   api.last_error_detail = [] { return static_cast<const char*>(nullptr); };
   int count = 0;
   if (!complete || api.cuInit(0) != CUDA_SUCCESS || api.cuDeviceGetCount(&count) != CUDA_SUCCESS ||

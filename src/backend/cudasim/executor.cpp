@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/context/detail/fcontext.hpp>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/cudasim/fault_trap.h"
@@ -42,24 +44,73 @@ TsimDim3 unflatten(uint64_t i, TsimDim3 shape) {
 
 // One launch, shared by the OS threads that run its blocks.
 struct Launch final : SharedJob {
-  Launch(const TsimKernel& k, const LaunchShape& s, void* const* p, uint64_t b)
-      : SharedJob(b), kernel(k), shape(s), params(p), blocks(b) {}
+  Launch(const TsimKernel& k, const LaunchShape& s, void* const* p, uint64_t b, bool c)
+      : SharedJob(b), kernel(k), shape(s), params(p), blocks(b), cooperative(c) {}
 
   void take_part() override;  // runs blocks until none is left
 
-  // The first error ends the launch; the others are consequences.
+  // The first error ends the launch; the others are consequences. Blocks waiting at the
+  // grid barrier wake to end too.
   void fail(std::string message, bool fault = false) {
-    std::lock_guard lock(error_mutex);
-    if (failed.load(std::memory_order_relaxed)) return;
-    error = std::move(message);
-    illegal_address = fault;
-    failed.store(true);
+    {
+      std::lock_guard lock(error_mutex);
+      if (failed.load(std::memory_order_relaxed)) return;
+      error = std::move(message);
+      illegal_address = fault;
+      failed.store(true);
+    }
+    { std::lock_guard lock(grid_mutex); }
+    grid_changed.notify_all();
+  }
+
+  // A cooperative launch's grid barrier: a block whose threads have all reached grid.sync()
+  // waits until every block's have. False when the launch failed meanwhile (a block ended
+  // without reaching it, or a thread failed).
+  bool wait_grid() {
+    std::unique_lock lock(grid_mutex);
+    const uint64_t generation = grid_generation;
+    if (++grid_arrived == blocks) {
+      grid_arrived = 0;
+      ++grid_generation;
+      lock.unlock();
+      grid_changed.notify_all();
+      return true;
+    }
+    if (blocks_ended > 0) {
+      const std::string text = grid_deadlock();
+      lock.unlock();
+      fail(text);
+      return false;
+    }
+    grid_changed.wait(lock, [&] { return grid_generation != generation || failed.load(); });
+    return grid_generation != generation;
+  }
+
+  // A block of a cooperative launch ended: blocks waiting at the grid barrier never will
+  // see it arrive (a GPU would hang).
+  void block_ended() {
+    std::unique_lock lock(grid_mutex);
+    ++blocks_ended;
+    if (grid_arrived == 0) return;
+    const std::string text = grid_deadlock();
+    lock.unlock();
+    fail(text);
+  }
+
+  std::string grid_deadlock() const {
+    return "[cuda sim] kernel " + std::string(kernel.name) + ": grid.sync() reached by " +
+           std::to_string(grid_arrived) + " of " + std::to_string(blocks) + " blocks; " +
+           std::to_string(blocks_ended) + " ended without reaching it";
   }
 
   const TsimKernel& kernel;
   const LaunchShape shape;
   void* const* const params;
   const uint64_t blocks;
+  const bool cooperative;
+  std::mutex grid_mutex;
+  std::condition_variable grid_changed;
+  uint64_t grid_arrived = 0, blocks_ended = 0, grid_generation = 0;
   std::atomic<uint64_t> next_block{0};
   std::atomic<bool> failed{false};
   std::mutex error_mutex;
@@ -72,6 +123,7 @@ enum class State : uint8_t {
   kRunning,
   kReady,
   kAtBarrier,
+  kAtGridBarrier,
   kAtWarp,
   kAtActiveMask,
   kExited,
@@ -104,6 +156,7 @@ class BlockRunner {
   // The runtime's services, called on the running thread's fiber.
   const TsimThreadPlace* place() const { return &current_->place; }
   int sync_block(int predicate);
+  void sync_grid();
   int warp_exchange(unsigned mask, uint64_t value, uint64_t* gathered);
   unsigned active_mask();
   void* dynamic_shared() const { return current_->place.dynamic_shared; }
@@ -133,7 +186,7 @@ class BlockRunner {
   std::vector<SimThread> threads_;
   std::vector<std::vector<WarpRound>> warps_;  // the open rounds of each warp
   unsigned next_fresh_ = 0, ready_ = 0, exited_ = 0, at_active_mask_ = 0;
-  unsigned barrier_arrived_ = 0;
+  unsigned barrier_arrived_ = 0, grid_arrived_ = 0;
   int barrier_count_ = 0;
   SimThread* current_ = nullptr;
   fc::fcontext_t scheduler_ = nullptr;
@@ -179,7 +232,7 @@ void BlockRunner::setup(Launch& launch, uint64_t block) {
   }
   warps_.resize((n_ + kWarpSize - 1) / kWarpSize);
   for (auto& rounds : warps_) rounds.clear();
-  next_fresh_ = ready_ = exited_ = at_active_mask_ = barrier_arrived_ = 0;
+  next_fresh_ = ready_ = exited_ = at_active_mask_ = barrier_arrived_ = grid_arrived_ = 0;
   barrier_count_ = 0;
 }
 
@@ -299,6 +352,33 @@ int BlockRunner::sync_block(int predicate) {
   return count;
 }
 
+void BlockRunner::sync_grid() {
+  if (!launch_->cooperative) {
+    fail("grid.sync() in a launch that is not cooperative (cuLaunchCooperativeKernel)");
+  }
+  SimThread& t = *current_;
+  if (++grid_arrived_ < n_) {
+    suspend(State::kAtGridBarrier);
+    return;
+  }
+  // The block's last thread waits for the other blocks (its OS thread blocks: the block's
+  // other threads are suspended at the barrier), then releases the block's threads, itself
+  // included: all go on in order.
+  grid_arrived_ = 0;
+  if (!launch_->wait_grid()) {
+    suspend(State::kFailed);
+    std::abort();  // a failed launch's fibers are never resumed
+  }
+  t.state = State::kAtGridBarrier;
+  for (SimThread& other : threads_) {
+    if (other.state == State::kAtGridBarrier) {
+      other.state = State::kReady;
+      ++ready_;
+    }
+  }
+  suspend(State::kReady);
+}
+
 int BlockRunner::warp_exchange(unsigned mask, uint64_t value, uint64_t* gathered) {
   SimThread& t = *current_;
   const unsigned warp = rank(t) / kWarpSize, lane = rank(t) % kWarpSize, bit = 1u << lane;
@@ -413,7 +493,14 @@ std::string BlockRunner::deadlock_report() const {
   };
   std::string text = "[cuda sim] kernel " + std::string(launch_->kernel.name) + ": ";
   std::vector<std::string> missing;
-  if (any(State::kAtBarrier)) {
+  if (any(State::kAtGridBarrier)) {
+    text += "grid.sync() in block " + dim_text(block_idx_) + ": reached by threads " +
+            threads_text(in(State::kAtGridBarrier));
+    if (any(State::kExited)) missing.push_back(threads_text(in(State::kExited)) + ", which exited");
+    if (any(State::kAtBarrier)) {
+      missing.push_back(threads_text(in(State::kAtBarrier)) + ", which wait at __syncthreads");
+    }
+  } else if (any(State::kAtBarrier)) {
     text += "__syncthreads in block " + dim_text(block_idx_) + ": reached by threads " +
             threads_text(in(State::kAtBarrier));
     if (any(State::kExited)) missing.push_back(threads_text(in(State::kExited)) + ", which exited");
@@ -483,13 +570,15 @@ const TsimRuntime kRuntime = {
       std::fflush(stdout);
       return static_cast<int>(std::strlen(text));
     },
+    [] { active_runner->sync_grid(); },
 };
 
 }  // namespace
 
 const TsimRuntime* runtime_table() { return &kRuntime; }
 
-void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const* params) {
+void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const* params,
+                bool cooperative) {
   const uint64_t threads = uint64_t{shape.block.x} * shape.block.y * shape.block.z;
   const uint64_t blocks = uint64_t{shape.grid.x} * shape.grid.y * shape.grid.z;
   if (threads == 0 || threads > kMaxBlockThreads || blocks == 0) {
@@ -498,8 +587,21 @@ void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const*
                                 dim_text(shape.block));
   }
   keep_fault_trap_in_front();
-  Launch launch(kernel, shape, params, blocks);
-  worker_pool().run(launch);
+  Launch launch(kernel, shape, params, blocks, cooperative);
+  if (cooperative) {
+    // Every block at once, the calling thread running block 0.
+    const auto run_block = [&launch](uint64_t block) {
+      runner().run(launch, block);
+      launch.block_ended();
+    };
+    std::vector<std::thread> others;
+    others.reserve(blocks - 1);
+    for (uint64_t block = 1; block < blocks; ++block) others.emplace_back(run_block, block);
+    run_block(0);
+    for (std::thread& t : others) t.join();
+  } else {
+    worker_pool().run(launch);
+  }
   if (launch.failed.load()) throw KernelError(launch.error, launch.illegal_address);
 }
 

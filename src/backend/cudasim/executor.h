@@ -40,8 +40,11 @@ const TsimRuntime* runtime_table();
 // when every block has finished; throws KernelError, or std::invalid_argument for a shape
 // CUDA refuses (an empty grid or block, more than 1024 threads a block). Launches may run
 // concurrently (one per simulated stream); each uses the shared worker pool, and the
-// calling thread runs blocks too.
-void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const* params);
+// calling thread runs blocks too. A `cooperative` launch runs every block at once, each on
+// an OS thread of its own, so that its threads can meet at grid.sync() (the caller limits
+// its blocks to what a device holds at once, as CUDA does).
+void run_kernel(const TsimKernel& kernel, const LaunchShape& shape, void* const* params,
+                bool cooperative = false);
 
 // The fault trap's view (fault_trap.h): the top of the fiber stack the calling OS thread
 // runs kernel code on, or null when it is not running kernel code. Safe in a signal handler.

@@ -21,7 +21,8 @@ constexpr std::string_view kProvidedHeaders =
     " device_atomic_functions.h sm_20_atomic_functions.h sm_32_atomic_functions.h"
     " sm_60_atomic_functions.h sm_20_intrinsics.h sm_30_intrinsics.h sm_32_intrinsics.h"
     " sm_35_intrinsics.h sm_61_intrinsics.h math_functions.h math_constants.h vector_types.h"
-    " vector_functions.h builtin_types.h host_defines.h driver_types.h assert.h cassert ";
+    " vector_functions.h builtin_types.h host_defines.h driver_types.h assert.h cassert"
+    " cooperative_groups.h ";
 
 bool provided(std::string_view header) {
   if (header.empty()) return false;

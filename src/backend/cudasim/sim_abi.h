@@ -50,6 +50,9 @@ struct TsimRuntime {
   void (*fail)(const char* message);
   // Host printf for device printf: one call prints one whole line, never interleaved.
   int (*print)(const char* text);
+  // cooperative_groups::this_grid().sync(): every thread of every block of the launch
+  // meets. The launch must be cooperative (cuLaunchCooperativeKernel), or it fails.
+  void (*sync_grid)();
 };
 
 // One kernel of a module: `launch` calls it for the calling CUDA thread with the arguments

@@ -297,6 +297,8 @@ constexpr ErrorText kErrors[] = {
     {CUDA_ERROR_ILLEGAL_ADDRESS, "CUDA_ERROR_ILLEGAL_ADDRESS",
      "an illegal memory access was encountered"},
     {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
+    {CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+     "too many blocks in cooperative launch"},
 };
 
 const ErrorText& error_text(CUresult error) {
@@ -331,11 +333,15 @@ CUresult device_name(char* name, int length, CUdevice) {
   std::snprintf(name, static_cast<size_t>(length), "tessera CUDA simulator");
   return CUDA_SUCCESS;
 }
-CUresult device_attribute(int* value, int attribute, CUdevice) {
+int multiprocessors() {
   // As many multiprocessors as host cores, or TESSERA_CUDA_SIM_MULTIPROCESSORS: launch
   // shapes that depend on the count (a fold's split into chunks) can then be a real GPU's.
-  static const int cores = static_cast<int>(env_size(
+  static const int count = static_cast<int>(env_size(
       "TESSERA_CUDA_SIM_MULTIPROCESSORS", std::max(1u, std::thread::hardware_concurrency())));
+  return count;
+}
+
+CUresult device_attribute(int* value, int attribute, CUdevice) {
   switch (attribute) {
     case kMaxThreadsPerBlock: case kMaxBlockDimX: case kMaxBlockDimY: *value = 1024; break;
     case kMaxBlockDimZ: *value = 64; break;
@@ -347,7 +353,7 @@ CUresult device_attribute(int* value, int attribute, CUdevice) {
     case kTotalConstantMemory: *value = 64 << 10; break;
     case kWarpSize: *value = 32; break;
     case kMaxRegistersPerBlock: *value = 65536; break;
-    case kMultiProcessorCount: *value = cores; break;
+    case kMultiProcessorCount: *value = multiprocessors(); break;
     case kMaxThreadsPerMultiProcessor: *value = 2048; break;
     case kComputeCapabilityMajor: *value = 8; break;
     case kComputeCapabilityMinor: *value = 0; break;
@@ -682,9 +688,25 @@ struct PackedArguments {
   std::vector<size_t> offsets;
 };
 
-CUresult launch(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
-                unsigned by, unsigned bz, unsigned shared_bytes, CUstream handle,
-                void** params, void** extra) {
+// The blocks of `threads` threads and `shared_bytes` of dynamic shared memory a simulated
+// multiprocessor holds at once: an sm_80's limits (2048 threads, 32 blocks, 164 KiB).
+int blocks_per_multiprocessor(uint64_t threads, size_t shared_bytes) {
+  uint64_t blocks = std::min<uint64_t>(32, 2048 / std::max<uint64_t>(threads, 1));
+  if (shared_bytes > 0) blocks = std::min<uint64_t>(blocks, (164u << 10) / shared_bytes);
+  return static_cast<int>(blocks);
+}
+
+CUresult occupancy(int* blocks, CUfunction, int block_size, size_t shared_bytes) {
+  if (block_size <= 0 || block_size > 1024) {
+    return fail(CUDA_ERROR_INVALID_VALUE, "block size " + std::to_string(block_size));
+  }
+  *blocks = blocks_per_multiprocessor(static_cast<uint64_t>(block_size), shared_bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult launch_as(bool cooperative, CUfunction function, unsigned gx, unsigned gy, unsigned gz,
+                   unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes, CUstream handle,
+                   void** params, void** extra) {
   const auto* kernel = reinterpret_cast<const TsimKernel*>(function);
   auto stream = stream_of(handle);
   if (!stream) return fail(CUDA_ERROR_INVALID_HANDLE, "unknown stream");
@@ -699,6 +721,13 @@ CUresult launch(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsi
   }
   if (shared_bytes > (163u << 10)) {
     return fail(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, "dynamic shared memory over 163 KiB");
+  }
+  const uint64_t most = uint64_t{static_cast<unsigned>(multiprocessors())} *
+                        blocks_per_multiprocessor(threads, shared_bytes);
+  if (cooperative && uint64_t{gx} * gy * gz > most) {
+    return fail(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+                "a cooperative launch of " + std::to_string(uint64_t{gx} * gy * gz) +
+                    " blocks; the device holds " + std::to_string(most) + " of this shape at once");
   }
   auto packed = std::make_shared<PackedArguments>();
   size_t size = 0;
@@ -716,12 +745,24 @@ CUresult launch(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsi
     std::memcpy(packed->bytes.data() + packed->offsets[i], params[i], kernel->param_sizes[i]);
   }
   const cudasim::LaunchShape shape{{gx, gy, gz}, {bx, by, bz}, shared_bytes};
-  enqueue(stream, [kernel, shape, packed] {
+  enqueue(stream, [kernel, shape, packed, cooperative] {
     std::vector<void*> args;
     for (size_t offset : packed->offsets) args.push_back(packed->bytes.data() + offset);
-    cudasim::run_kernel(*kernel, shape, args.data());
+    cudasim::run_kernel(*kernel, shape, args.data(), cooperative);
   });
   return CUDA_SUCCESS;
+}
+
+CUresult launch(CUfunction function, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                unsigned by, unsigned bz, unsigned shared_bytes, CUstream handle,
+                void** params, void** extra) {
+  return launch_as(false, function, gx, gy, gz, bx, by, bz, shared_bytes, handle, params, extra);
+}
+
+CUresult launch_cooperative(CUfunction function, unsigned gx, unsigned gy, unsigned gz,
+                            unsigned bx, unsigned by, unsigned bz, unsigned shared_bytes,
+                            CUstream handle, void** params) {
+  return launch_as(true, function, gx, gy, gz, bx, by, bz, shared_bytes, handle, params, nullptr);
 }
 
 const char* last_detail() { return error_detail.empty() ? nullptr : error_detail.c_str(); }
@@ -745,8 +786,8 @@ const DriverApi* simulated_driver() {
       host_device_pointer, copy_htod, copy_dtoh, copy_dtod, copy_peer, memset_d8,
       stream_create, stream_destroy, stream_synchronize, stream_query, stream_wait_event,
       event_create, event_record, event_query, event_synchronize, event_elapsed, event_destroy,
-      module_load, module_function, module_unload, launch, launch_host_func, last_detail,
-      cudasim::checking_bounds()};
+      module_load, module_function, module_unload, launch, launch_host_func,
+      launch_cooperative, occupancy, last_detail, cudasim::checking_bounds()};
   return &api;
 }
 

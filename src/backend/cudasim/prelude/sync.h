@@ -243,3 +243,42 @@ inline T __shfl_xor(T var, int lane_mask, int width = warpSize) {
 inline unsigned __ballot(int predicate) { return __ballot_sync(__activemask(), predicate); }
 inline int __all(int predicate) { return __all_sync(__activemask(), predicate); }
 inline int __any(int predicate) { return __any_sync(__activemask(), predicate); }
+
+// Cooperative groups (<cooperative_groups.h>), the groups kernels synchronize: the whole
+// grid of a cooperative launch, and the thread block.
+namespace cooperative_groups {
+
+class grid_group {
+ public:
+  void sync() const {
+    ::__tsim::runtime_->sync_grid();
+    ::__tsim::after_switch();
+  }
+  bool is_valid() const { return true; }
+  unsigned long long num_threads() const {
+    const TsimDim3& g = ::__tsim::place_->grid_dim;
+    return static_cast<unsigned long long>(g.x) * g.y * g.z * ::__tsim::block_threads();
+  }
+  unsigned long long size() const { return num_threads(); }
+  unsigned long long thread_rank() const {
+    const TsimDim3& b = ::__tsim::place_->block_idx;
+    const TsimDim3& g = ::__tsim::place_->grid_dim;
+    const unsigned long long block = b.x + static_cast<unsigned long long>(g.x) * (b.y + g.y * b.z);
+    return block * ::__tsim::block_threads() + ::__tsim::thread_rank();
+  }
+};
+
+class thread_block {
+ public:
+  void sync() const { __syncthreads(); }
+  unsigned num_threads() const { return ::__tsim::block_threads(); }
+  unsigned size() const { return num_threads(); }
+  unsigned thread_rank() const { return ::__tsim::thread_rank(); }
+};
+
+inline grid_group this_grid() { return {}; }
+inline thread_block this_thread_block() { return {}; }
+inline void sync(const grid_group& g) { g.sync(); }
+inline void sync(const thread_block& b) { b.sync(); }
+
+}  // namespace cooperative_groups
