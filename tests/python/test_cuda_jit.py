@@ -665,6 +665,91 @@ def test_grid_sync_not_reached_by_every_block_is_reported():
         cuda.synchronize()
 
 
+# --- cuda.fp16: half-precision arithmetic (the oracle: NumPy's float16, each result rounded
+# once from float; Numba's simulator rounds hfloor up) ----------------------------------------
+
+@cuda.jit
+def half_ops(a, b, c, out, flags):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        x = a[i]
+        y = b[i]
+        out[i, 0] = cuda.fp16.hadd(x, y)
+        out[i, 1] = cuda.fp16.hsub(x, y)
+        out[i, 2] = cuda.fp16.hmul(x, y)
+        out[i, 3] = cuda.fp16.hdiv(x, y)
+        out[i, 4] = cuda.fp16.hfma(x, y, c[i])
+        out[i, 5] = cuda.fp16.hneg(x)
+        out[i, 6] = cuda.fp16.habs(x)
+        out[i, 7] = cuda.fp16.hsin(x)
+        out[i, 8] = cuda.fp16.hcos(x)
+        out[i, 9] = cuda.fp16.hexp(x)
+        out[i, 10] = cuda.fp16.hsqrt(cuda.fp16.habs(x))
+        out[i, 11] = cuda.fp16.hfloor(x)
+        out[i, 12] = cuda.fp16.hceil(x)
+        out[i, 13] = cuda.fp16.hrint(x)
+        out[i, 14] = cuda.fp16.htrunc(x)
+        out[i, 15] = cuda.fp16.hrcp(y)
+        out[i, 16] = cuda.fp16.hmax(x, y)
+        out[i, 17] = cuda.fp16.hmin(x, y)
+        out[i, 18] = cuda.fp16.hlog(cuda.fp16.habs(x))
+        out[i, 19] = cuda.fp16.hexp2(x)
+        out[i, 20] = cuda.fp16.hexp10(x)
+        out[i, 21] = cuda.fp16.hrsqrt(cuda.fp16.habs(y))
+        out[i, 22] = cuda.fp16.hlog2(cuda.fp16.habs(x))
+        out[i, 23] = cuda.fp16.hlog10(cuda.fp16.habs(x))
+        flags[i, 0] = cuda.fp16.heq(x, y)
+        flags[i, 1] = cuda.fp16.hne(x, y)
+        flags[i, 2] = cuda.fp16.hlt(x, y)
+        flags[i, 3] = cuda.fp16.hle(x, y)
+        flags[i, 4] = cuda.fp16.hgt(x, y)
+        flags[i, 5] = cuda.fp16.hge(x, y)
+
+
+def test_fp16_functions_round_as_numpy_float16():
+    rng = np.random.default_rng(0)
+    a = (rng.standard_normal(300) * 3).astype(np.float16)
+    b = (rng.standard_normal(300) * 3).astype(np.float16)
+    c = rng.standard_normal(300).astype(np.float16)
+    b[:5] = a[:5]
+    a[5], b[6], a[7], b[8] = np.nan, np.nan, np.inf, 0
+    out = cuda.device_array((300, 24), np.float16)
+    flags = cuda.device_array((300, 6), np.bool_)
+    half_ops[2, 256](cuda.to_device(a), cuda.to_device(b), cuda.to_device(c), out, flags)
+    f32 = lambda v: v.astype(np.float32)  # noqa: E731
+    with np.errstate(all="ignore"):
+        want = [a + b, a - b, a * b, a / b,
+                (f32(a).astype(np.float64) * f32(b) + f32(c)).astype(np.float16),
+                -a, np.abs(a), np.sin(a), np.cos(a), np.exp(a), np.sqrt(np.abs(a)), np.floor(a),
+                np.ceil(a), np.rint(a), np.trunc(a), np.reciprocal(b), np.fmax(a, b),
+                np.fmin(a, b), np.log(np.abs(a)), np.exp2(a),
+                (np.float32(10) ** f32(a)).astype(np.float16),
+                (1 / np.sqrt(f32(np.abs(b)))).astype(np.float16), np.log2(np.abs(a)),
+                np.log10(np.abs(a))]
+    got = out.copy_to_host()
+    assert got.dtype == np.float16
+    for k, column in enumerate(want):
+        np.testing.assert_array_equal(got[:, k], column, err_msg=f"column {k}")
+    np.testing.assert_array_equal(flags.copy_to_host(),
+                                  np.stack([a == b, a != b, a < b, a <= b, a > b, a >= b], axis=1))
+
+
+def test_fp16_functions_take_float16_only():
+    @cuda.jit
+    def widened(a):
+        a[0] = cuda.fp16.hadd(a[0], 1.0)
+
+    with pytest.raises(TypingError, match=r"cuda.fp16.hadd takes float16 values, not float64"):
+        widened[1, 1](cuda.device_array(1, np.float16))
+
+    @cuda.jit
+    def short(a):
+        a[0] = cuda.fp16.hfma(a[0], a[0])
+
+    with pytest.raises(TypingError, match="cuda.fp16.hfma takes 3 arguments, 2 given"):
+        short[1, 1](cuda.device_array(1, np.float16))
+
+
 WEIGHTS = np.array([[0.25, 0.5, 0.25], [1.0, -np.inf, 2.0]])
 
 
@@ -997,6 +1082,8 @@ def test_generated_kernels_compile_with_nvrtc_and_ptxas(arch):
         (reverse_blocks, (np.zeros(4), np.zeros(4))),
         (fill_rows, (np.zeros((4, 3)),)),
         (sequential_rows, (np.zeros((4, 4), np.int32),)),
+        (half_ops, (np.zeros(4, np.float16),) * 3 + (np.zeros((4, 24), np.float16),
+                                                     np.zeros((4, 6), np.bool_))),
         (black_scholes_cuda, (np.zeros(4),) * 5 + (0.02, 0.3)),
     ]
     for kernel, args in samples:

@@ -36,6 +36,11 @@ const = KernelOnly("const", ("array_like",))
 # Cooperative groups: the grid group of a cooperative launch (a kernel that synchronizes
 # its grid is launched cooperatively).
 cg = KernelOnly("cg", ("this_grid",))
+# Half-precision arithmetic and math (cuda_intrinsics.FP16_ARITY).
+fp16 = KernelOnly("fp16", ("hadd", "hsub", "hmul", "hdiv", "hfma", "hneg", "habs", "hsin",
+                           "hcos", "hlog", "hlog2", "hlog10", "hexp", "hexp2", "hexp10",
+                           "hsqrt", "hrsqrt", "hceil", "hfloor", "hrint", "htrunc", "hrcp",
+                           "heq", "hne", "hge", "hgt", "hle", "hlt", "hmax", "hmin"))
 atomic = KernelOnly("atomic", ("add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_",
                                "xor", "exch", "inc", "dec", "cas", "compare_and_swap"))
 
@@ -49,4 +54,4 @@ NAMES = (
 globals().update({name: KernelOnly(name) for name in NAMES})
 
 __all__ = ["threadIdx", "blockIdx", "blockDim", "gridDim", "laneid", "warpsize", "shared",
-           "local", "const", "cg", "atomic", *NAMES]
+           "local", "const", "cg", "fp16", "atomic", *NAMES]

@@ -33,6 +33,18 @@ SHUFFLES = {"shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync"}
 VOTES = {"all_sync": "bool", "any_sync": "bool", "eq_sync": "bool", "ballot_sync": "int32"}
 ARRAY_MAKERS = ("shared.array", "local.array", "const.array_like")
 
+# cuda.fp16: half-precision arithmetic, by Numba's name -> the IR operation on float16
+# values (computed in float and rounded once to half, as CUDA's __h* functions round).
+FP16_BINARY = {"hadd": "add", "hsub": "subtract", "hmul": "multiply", "hdiv": "divide"}
+FP16_COMPARE = {"heq": "eq", "hne": "ne", "hge": "ge", "hgt": "gt", "hle": "le", "hlt": "lt"}
+FP16_CALLS = {"hsin": "sin", "hcos": "cos", "hlog": "log", "hlog2": "log2", "hlog10": "log10",
+              "hexp": "exp", "hexp2": "exp2", "hsqrt": "sqrt", "hceil": "ceil",
+              "hfloor": "floor", "hrint": "rint", "htrunc": "trunc", "habs": "absolute",
+              "hrcp": "reciprocal", "hmax": "fmax", "hmin": "fmin"}
+FP16_ARITY = {**dict.fromkeys(FP16_BINARY, 2), **dict.fromkeys(FP16_COMPARE, 2),
+              **dict.fromkeys(FP16_CALLS, 1), "hmax": 2, "hmin": 2, "hfma": 3, "hneg": 1,
+              "hexp10": 1, "hrsqrt": 1}
+
 
 def path_of(lowering, node):
     """The `cuda` module path a Name/Attribute chain names ("threadIdx.x"), or None."""
@@ -86,6 +98,38 @@ def _exchanged(lowering, node, value):
     if t in ("uint32", "uint64"):
         return lowering.cast(value, "int64")
     return lowering.cast(value, "int32")
+
+
+def _fp16(lowering, node, name, args):
+    """cuda.fp16.<name>(args): Numba's half-precision functions, which take float16 values
+    only (as Numba's typing does)."""
+    if name not in FP16_ARITY:
+        raise lowering.error(node, f"cuda.fp16.{name} is not a half-precision function")
+    if len(args) != FP16_ARITY[name]:
+        raise lowering.error(node, f"cuda.fp16.{name} takes {FP16_ARITY[name]} arguments, "
+                                   f"{len(args)} given")
+    for a in args:
+        if a.type != "float16":
+            raise lowering.error(node, f"cuda.fp16.{name} takes float16 values, not {a.type} "
+                                       "(convert with numba.float16() or np.float16())")
+    if name in FP16_BINARY:
+        return ir.Binary(FP16_BINARY[name], args[0], args[1], "float16")
+    if name in FP16_COMPARE:
+        return ir.Compare(FP16_COMPARE[name], args[0], args[1])
+    if name in FP16_CALLS:
+        return ir.Call(FP16_CALLS[name], args, "float16")
+    if name == "hneg":
+        return ir.Unary("neg", args[0], "float16")
+    # fma rounds once: the float64 sum of the exact product is exact here but in the rarest
+    # cases, and then rounds to half. 10^x and 1/sqrt(x) are float's, rounded to half.
+    wide = [lowering.cast(a, "float64" if name == "hfma" else "float32") for a in args]
+    if name == "hfma":
+        value = ir.Intrinsic("fma", wide, "float64")
+    elif name == "hexp10":
+        value = ir.Call("power", [ir.Const(10.0, "float32"), wide[0]], "float32")
+    else:
+        value = ir.Call("reciprocal", [ir.Call("sqrt", wide, "float32")], "float32")
+    return lowering.cast(value, "float16")
 
 
 def _int32(lowering, value):
@@ -170,6 +214,8 @@ def call(lowering, node, path):
             raise lowering.error(node, f"cuda.{path} takes {' or '.join(map(str, counts))} "
                                        f"arguments, {len(args)} given")
 
+    if path.startswith("fp16."):
+        return _fp16(lowering, node, path[len("fp16."):], args)
     if path in FENCES:
         arity(0)
         return ir.Intrinsic(path, [], T.NONE)
