@@ -102,3 +102,54 @@ def test_errors():
         tp.stencil(_four_point)(np.arange(5.0))
     with pytest.raises(TypeError, match="takes 1 arguments, 2 given"):
         tp.stencil(_four_point)(np.ones((3, 3)), 1)
+
+
+def on(device, a):
+    return tp.asarray(np.ascontiguousarray(a), device=str(device))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+def test_stencils_run_where_tessera_arrays_are(device, dtype):
+    """On a CUDA device the stencil is a generated kernel (Numba's stencils take no device
+    arrays); on the CPU the jit loop. Values and dtypes are Numba's either way."""
+    a = (np.arange(42) % 11).astype(dtype).reshape(6, 7)
+    got = tp.stencil(_four_point)(on(device, a))
+    assert isinstance(got, tp.ndarray) and got.device == device
+    same(got.get(), numba.stencil(_four_point)(a))
+    view = on(device, a)[::-1, 1::2]
+    same(tp.stencil(_four_point)(view).get(), numba.stencil(_four_point)(a[::-1, 1::2]))
+    same(tp.stencil(cval=-1.0)(_four_point)(on(device, a)).get(),
+         numba.stencil(cval=-1.0)(_four_point)(a))
+
+
+def test_stencil_forms_on_each_device(device):
+    x = np.arange(10.0)
+    same(tp.stencil(neighborhood=((-3, 0),))(_trailing_mean)(on(device, x)).get(),
+         numba.stencil(neighborhood=((-3, 0),))(_trailing_mean)(x))
+    a, b = np.arange(30.0).reshape(5, 6), np.ones((5, 6)) * 3
+    same(tp.stencil(_mixed)(on(device, a), on(device, b), 2.0).get(),
+         numba.stencil(_mixed)(a, b, 2.0))
+    w = np.array([[1.0, 2.0], [3.0, 4.0]])
+    same(tp.stencil(standard_indexing=("w",))(_weighted)(on(device, a), on(device, w)).get(),
+         numba.stencil(standard_indexing=("w",))(_weighted)(a, w))
+    c = np.arange(120.0).reshape(4, 5, 6)
+    out = tp.full((4, 5, 6), 7.0, device=str(device))
+    assert tp.stencil(_three_d)(on(device, c), out=out) is out
+    expected = numba.stencil(_three_d)(c)
+    interior = (slice(1, None), slice(0, -2), slice(1, None))
+    np.testing.assert_array_equal(out.get()[interior], expected[interior])
+    assert float(out[0, 0, 0]) == 7.0
+    same(tp.stencil(_four_point)(on(device, np.ones((2, 2)))).get(),
+         numba.stencil(_four_point)(np.ones((2, 2))))
+
+
+def test_stencil_device_errors():
+    if not tp.cuda.is_available():
+        pytest.skip("no CUDA device or simulator")
+    a = tp.ones((4, 4), device="cuda:0")
+    with pytest.raises(ValueError, match="different devices"):
+        tp.stencil(_mixed)(a, tp.ones((4, 4), device="cpu"), 1.0)
+    with pytest.raises(ValueError, match="a NumPy array beside arrays on cuda:0"):
+        tp.stencil(standard_indexing=("w",))(_weighted)(a, np.ones((2, 2)))
+    with pytest.raises(ValueError, match="out has shape"):
+        tp.stencil(_four_point)(a, out=tp.ones((3, 4), device="cuda:0"))

@@ -5,7 +5,9 @@ Numba's `@stencil`; points nearer the border get `cval` (0 by default).
 The kernel is rewritten, not interpreted: each relative subscript of a stencil input
 `a[e0, e1]` becomes `a[ts_i0 + e0, ts_i1 + e1]`, the current point's indices added as
 parameters; the loop over the interior calling it is generated Python; both compile with
-the jit compiler into one function.
+the jit compiler into one function. On tessera arrays of a CUDA device (which Numba's
+stencils do not take) the kernel becomes a device function and the loop a grid-stride
+`cuda.jit` kernel over the interior's points, compiled by the same compiler.
 """
 
 import ast
@@ -16,6 +18,7 @@ import textwrap
 import numpy as np
 
 from .. import _core
+from .cuda_dispatcher import CUDADispatcher
 from .dispatcher import Dispatcher
 from .frontend import TypingError
 from .vectorize import _compiled_from_text
@@ -131,6 +134,64 @@ class Stencil:
             self._compiled[key] = (loop, kernel, bounds)
         return self._compiled[key]
 
+    def _cuda_loop(self, ndim, array_params, kinds):
+        """The kernel as a CUDA device function, and a grid-stride kernel that applies it at
+        each of the interior's n points (the last index fastest): (kernel, device function,
+        neighborhood)."""
+        key = ("cuda", ndim, array_params, kinds)
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            from .. import cuda  # noqa: PLC0415
+            kernel_text, bounds = self._rewritten(ndim, array_params)
+            device = _compiled_from_text(kernel_text, "ts_stencil_kernel",
+                                         dict(self.kernel.__globals__), self.kernel,
+                                         lambda fn: CUDADispatcher(fn, device=True))
+            first = self.params[self.params.index(array_params[0])]
+            lines = [f"def ts_stencil_cuda({', '.join(self.params)}, ts_out, ts_n):",
+                     "    for ts_flat in range(cuda.grid(1), ts_n, cuda.gridsize(1)):",
+                     "        ts_rest = ts_flat"]
+            for d in range(ndim - 1, -1, -1):
+                low, high = -min(bounds[d][0], 0), max(bounds[d][1], 0)
+                extent = f"({first}.shape[{d}] - {low + high})"
+                lines.append(f"        i{d} = ts_rest % {extent} + {low}")
+                if d:
+                    lines.append(f"        ts_rest = ts_rest // {extent}")
+            indices = ", ".join(f"i{d}" for d in range(ndim))
+            lines.append(f"        ts_out[{indices}] = kernel({', '.join(self.params)}, {indices})")
+            loop = _compiled_from_text("\n".join(lines) + "\n", "ts_stencil_cuda",
+                                       {"kernel": device, "cuda": cuda}, self.kernel,
+                                       CUDADispatcher)
+            compiled = self._compiled[key] = (loop, device, bounds)
+        return compiled
+
+    def _run_cuda(self, args, arrays, shape, out, device):
+        """The stencil over tessera arrays of the CUDA device `device`."""
+        import tessera as tp  # noqa: PLC0415
+        from . import types as T  # noqa: PLC0415
+        for a in args:
+            if isinstance(a, np.ndarray) and a.ndim > 0:
+                raise ValueError(f"[stencil] {self.__name__}(): a NumPy array beside arrays on "
+                                 f"{device}; move it there with tessera.asarray(a, device=...)")
+        array_params = tuple(self.params[k] for k in arrays)
+        kinds = tuple(type(a).__name__ for a in args)
+        loop, kernel, bounds = self._cuda_loop(len(shape), array_params, kinds)
+        types = tuple(T.typeof(a) for a in args) + ("int64",) * len(shape)
+        function = kernel.lower_for(types, "cuda")
+        if not T.is_scalar(function.return_type):
+            raise TypingError(f"[stencil] {self.__name__}() must return a number, it returns "
+                              f"{function.return_type}")
+        cval = 0 if self.cval is None else self.cval
+        if out is None:
+            out = tp.full(shape, cval, dtype=np.dtype(function.return_type), device=device)
+        interior = [n - (-min(low, 0)) - max(high, 0) for n, (low, high) in zip(shape, bounds)]
+        points = int(np.prod(interior)) if all(n > 0 for n in interior) else 0
+        if points:
+            threads = 256
+            blocks = min((points + threads - 1) // threads, 65535)
+            with tp.Device(device):
+                loop[blocks, threads](*args, out, points)
+        return out
+
     def __call__(self, *args, out=None):
         import tessera as tp  # noqa: PLC0415
         if len(args) != len(self.params):
@@ -145,10 +206,14 @@ class Stencil:
             if np.shape(args[k]) != shape:
                 raise ValueError(f"[stencil] the input arrays have shapes {shape} and "
                                  f"{np.shape(args[k])}; they must be the same")
-        for a in args:
-            if isinstance(a, _core.ndarray) and str(a.device) != "cpu":
-                raise NotImplementedError("[stencil] runs on the CPU: stencils over CUDA "
-                                          "arrays are not supported yet")
+        devices = {str(a.device) for a in list(args) + [out] if isinstance(a, _core.ndarray)}
+        if len(devices) > 1:
+            raise ValueError(f"[stencil] {self.__name__}(): arrays on different devices "
+                             f"({', '.join(sorted(devices))})")
+        if devices and devices != {"cpu"}:
+            if out is not None and tuple(out.shape) != tuple(shape):
+                raise ValueError(f"[stencil] out has shape {tuple(out.shape)}, the input {shape}")
+            return self._run_cuda(args, arrays, shape, out, devices.pop())
         array_params = tuple(self.params[k] for k in arrays)
         kinds = tuple(type(a).__name__ for a in args)
         loop, kernel, _ = self._loop(len(shape), array_params, kinds)
