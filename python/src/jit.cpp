@@ -387,7 +387,9 @@ void bind_jit(nb::module_& m) {
     return jit::render_python_host(
         ir, python_errors ? jit::ErrorModel::kPython : jit::ErrorModel::kNumpy, fast_math);
   }, nb::arg("ir"), nb::arg("python_errors") = true, nb::arg("fastmath") = false);
-  m.def("_jit_render_cuda", [](const std::string& ir) { return jit::render_python_cuda(ir); });
+  m.def("_jit_render_cuda", [](const std::string& ir, const std::string& foreign) {
+    return jit::render_python_cuda(ir, foreign);
+  }, nb::arg("ir"), nb::arg("foreign") = "");
   m.attr("_jit_python_kernel_name") = jit::kPythonKernelName;
   // The entry point's address.
   m.def("_jit_compile_host", [](const std::string& ir, bool python_errors, bool fast_math) {

@@ -35,6 +35,17 @@ __device__ inline int laneid() {
                           31u);
 }
 
+// --- device functions written in CUDA C++ (cuda.declare_device) --------------------------------
+
+// A call through Numba's ABI: `int f(R* result, args...)` stores the result and returns a
+// status (0; Numba ignores it too).
+template <class R, class... P, class... A>
+__device__ R call_numba_abi(int (*f)(R*, P...), A... args) {
+  R result{};
+  f(&result, static_cast<P>(args)...);
+  return result;
+}
+
 // --- barriers and fences ------------------------------------------------------------------
 
 __device__ inline void syncthreads() { __syncthreads(); }

@@ -41,9 +41,11 @@ std::string render_python_host(std::string_view ir_text, ErrorModel errors = Err
 // functors' text first. The kernel takes each parameter by value — a scalar in its type
 // (a complex as its two parts), an array as its view: the data address, then the extent
 // and the byte stride of each dimension, 8 bytes each — then the launch's dynamic shared
-// memory size (8 bytes).
+// memory size (8 bytes). `foreign`, CUDA C++ placed before the module's functions: the
+// declarations and definitions of the device functions written in C++ that they call
+// (cuda.declare_device, cuda.jit(link=...)).
 inline constexpr const char* kPythonKernelName = "ts_python_kernel";
-std::string render_python_cuda(std::string_view ir_text);
+std::string render_python_cuda(std::string_view ir_text, std::string_view foreign = {});
 
 // Each function of a module of IR as a CUDA `__device__` function, (its C++ name
 // `ts_python_<name>`, its text), callees first, without the functors and runtime text a

@@ -80,6 +80,17 @@ class BodyRenderer {
       return "(" + expr(e.at(2)) + " ? " + expr(e.at(3)) + " : " + expr(e.at(4)) + ")";
     }
     if (h == "call") return call(e);
+    if (h == "call_external") {
+      // (call_external name abi type args...): Numba's ABI returns the result through a
+      // pointer (jit/python_cuda_runtime.h's call_numba_abi), the C ABI as a value.
+      if (target_ != Target::kCuda) bad(e, "CUDA device functions exist only in CUDA kernels");
+      std::string args;
+      for (size_t i = 4; i < e.size(); ++i) args += ", " + expr(e.at(i));
+      if (e.at(2).text == "c") return e.at(1).text + "(" + args.substr(args.empty() ? 0 : 2) + ")";
+      // The result in the declaration's C type (long long where the IR's int64 is long).
+      return "static_cast<" + cpp_type(e.at(3)) + ">(tessera::pyjit::gpu::call_numba_abi(" +
+             e.at(1).text + args + "))";
+    }
     if (h == "call_function") {
       std::string s = "ts_python_" + e.at(1).text + "(";
       for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));

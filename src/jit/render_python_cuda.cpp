@@ -8,7 +8,7 @@
 
 namespace tessera::jit {
 
-std::string render_python_cuda(std::string_view ir_text) {
+std::string render_python_cuda(std::string_view ir_text, std::string_view foreign) {
   const SExpr module = parse_sexpr(ir_text);
   if (module.head() != "module" || module.size() < 2) python_ir::bad(module, "expected a module");
   // The functors first (what NVRTC takes as its precompiled header), then the runtimes.
@@ -30,6 +30,7 @@ std::string render_python_cuda(std::string_view ir_text) {
          "__device__ inline void grid_sync() { cooperative_groups::this_grid().sync(); }\n"
          "}  // namespace tessera::pyjit::gpu\n";
   }
+  if (!foreign.empty()) s += "#line 1 \"[tessera] linked device functions\"\n" + std::string(foreign);
   const size_t last = module.size() - 1;
   for (size_t i = 1; i <= last; ++i) {
     s += python_ir::render_function(module.at(i), python_ir::Target::kCuda, ErrorModel::kNumpy,

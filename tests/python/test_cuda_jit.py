@@ -750,6 +750,105 @@ def test_fp16_functions_take_float16_only():
         short[1, 1](cuda.device_array(1, np.float16))
 
 
+# --- device functions written in CUDA C++: declare_device and link= ---------------------------
+
+FOREIGN_CU = """
+// Numba's ABI: the result through a pointer, a status returned (Numba's documented example).
+extern "C" __device__ int mul(float* return_value, float x, float y) {
+  *return_value = x * y;
+  return 0;
+}
+// The C ABI.
+extern "C" __device__ double hypot3(double x, double y, double z) {
+  return sqrt(x * x + y * y + z * z);
+}
+extern "C" __device__ int clamp_index(long long* out, long long i, long long n) {
+  *out = i < 0 ? 0 : (i >= n ? n - 1 : i);
+  return 0;
+}
+"""
+
+mul = cuda.declare_device("mul", "float32(float32, float32)")
+hypot3 = cuda.declare_device("hypot3", "float64(float64, float64, float64)", abi="c")
+
+
+def _foreign_file(tmp_path):
+    path = tmp_path / "functions.cu"
+    path.write_text(FOREIGN_CU)
+    return str(path)
+
+
+def _multiply_vectors(r, x, y):
+    i = cuda.grid(1)
+    if i < len(r):
+        r[i] = mul(x[i], y[i]) + hypot3(x[i], y[i], 2)
+
+
+def test_device_functions_written_in_cuda_cpp(tmp_path):
+    kernel = cuda.jit(link=[_foreign_file(tmp_path)])(_multiply_vectors)
+    rng = np.random.default_rng(1)
+    x, y = rng.random(40).astype(np.float32), rng.random(40).astype(np.float32)
+    r = cuda.device_array(40, np.float32)
+    kernel[1, 64](r, cuda.to_device(x), cuda.to_device(y))
+    wide = np.sqrt(x.astype(np.float64) ** 2 + y.astype(np.float64) ** 2 + 4)
+    np.testing.assert_allclose(r.copy_to_host(), x * y + wide.astype(np.float32), rtol=1e-6)
+    # The file named by the declaration instead of the kernel; integer arguments converted
+    # to the declared types.
+    clamp = cuda.declare_device("clamp_index", "int64(int64, int64)", link=[_foreign_file(tmp_path)])
+
+    @cuda.jit
+    def gather_clamped(out, a, offset):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            out[i] = a[clamp(i + offset, a.shape[0])]
+
+    a = np.arange(10.0)
+    out = cuda.device_array(10)
+    gather_clamped[1, 32](out, cuda.to_device(a), np.int32(-3))
+    np.testing.assert_array_equal(out.copy_to_host(), a[np.clip(np.arange(10) - 3, 0, 9)])
+
+
+@needs_toolkit
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_linked_cuda_cpp_compiles_with_nvrtc_and_ptxas(tmp_path, arch):
+    kernel = cuda.jit(link=[_foreign_file(tmp_path)])(_multiply_vectors)
+    source = kernel.inspect_cuda(np.zeros(4, np.float32), np.zeros(4, np.float32),
+                                 np.zeros(4, np.float32))
+    ptx, _ = tp._core._cuda.nvrtc_compile(source, tp._core._cuda.generated_kernel_options(), [], arch)
+    assert len(tp._core._cuda.ptxas_assemble(ptx, arch)) > 0
+
+
+def test_declared_device_function_errors(tmp_path):
+    with pytest.raises(TypeError, match="complex128 values are not supported"):
+        cuda.declare_device("f", "complex128(float64)")
+    with pytest.raises(ValueError, match="abi must be 'numba' or 'c'"):
+        cuda.declare_device("f", "float64(float64)", abi="cpp")
+    with pytest.raises(RuntimeError, match="call it from a kernel"):
+        mul(1.0, 2.0)
+
+    @cuda.jit(link=[_foreign_file(tmp_path)])
+    def wrong_count(r):
+        r[0] = mul(r[0])
+
+    with pytest.raises(TypingError, match=r"mul\(\) is declared with 2 arguments, 1 given"):
+        wrong_count[1, 1](cuda.device_array(1, np.float32))
+
+    ptx = tmp_path / "functions.ptx"
+    ptx.write_text("// not source")
+    with pytest.raises(NotImplementedError, match="only CUDA C\\+\\+ source"):
+        cuda.jit(link=[str(ptx)])(_multiply_vectors)[1, 1](
+            *(cuda.device_array(1, np.float32) for _ in range(3)))
+    with pytest.raises(FileNotFoundError, match="cannot read link file"):
+        cuda.jit(link=[str(tmp_path / "absent.cu")])(_multiply_vectors)[1, 1](
+            *(cuda.device_array(1, np.float32) for _ in range(3)))
+
+    def host_caller(x):
+        return mul(x, x)
+
+    with pytest.raises(TypingError, match="only in CUDA kernels"):
+        tp.jit(host_caller)(1.0)
+
+
 WEIGHTS = np.array([[0.25, 0.5, 0.25], [1.0, -np.inf, 2.0]])
 
 

@@ -643,3 +643,22 @@ def test_fastmath_reassociates_and_stays_close():
     np.testing.assert_allclose(fast(x), x.sum(), rtol=1e-12)
     assert '#pragma GCC optimize("fast-math", "fp-contract=fast")' in fast.inspect_cpp(x)
     assert "fast-math" not in tp.jit(_fast_total).inspect_cpp(x)
+
+
+def test_closure_variables_are_read_when_compiled():
+    """Variables of enclosing functions (constants, jit functions) are frozen at compile
+    time, as Numba freezes them."""
+    scale = 2.5
+
+    def make(jit):
+        @jit
+        def helper(x):
+            return x * scale
+
+        @jit
+        def outer(x):
+            return helper(x) + scale
+
+        return outer
+
+    assert make(tp.jit)(4.0) == make(numba.njit)(4.0) == 12.5

@@ -35,7 +35,7 @@ from ._numba_api import (
     synchronize,
     to_device,
 )
-from ..jit.cuda_dispatcher import NumbaPerformanceWarning, jit
+from ..jit.cuda_dispatcher import NumbaPerformanceWarning, declare_device, jit
 
 # Kernels compiled by tessera.cuda.jit find Numba's `cuda` names through this module.
 _tessera_cuda_name = ""
@@ -47,7 +47,7 @@ __all__ = [
     "get_default_pinned_memory_pool", "get_device_id", "get_elapsed_time", "is_available",
     "mapped_array", "pinned_array", "runtime",
     "NumbaPerformanceWarning", "default_stream", "detect", "device_array", "device_array_like",
-    "event", "jit", "stream", "synchronize", "to_device", *_kernel_names,
+    "declare_device", "event", "jit", "stream", "synchronize", "to_device", *_kernel_names,
 ]
 
 

@@ -20,7 +20,7 @@ from .. import _core
 from . import ir
 from . import types as T
 from .dispatcher import CompiledFunction, takes
-from .signatures import parse_signature
+from .signatures import parse_scalar_signature, parse_signature
 from .frontend import TypingError
 
 
@@ -103,13 +103,96 @@ def _static_shared_bytes(statements):
     return total
 
 
+# The C++ spelling of the types a cuda.declare_device function takes and returns.
+_C_TYPES = {"bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
+            "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int",
+            "int64": "long long", "uint64": "unsigned long long", "float32": "float",
+            "float64": "double"}
+# Files cuda.jit(link=...) and declare_device(link=...) take: CUDA C++ source, compiled with
+# the kernel.
+_SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hpp")
+
+
+class DeclaredDevice:
+    """A device function written in CUDA C++ that kernels call (Numba's
+    `cuda.declare_device`): its C name, argument and result types, the source files that
+    define it, and its ABI: Numba's (`extern "C" __device__ int f(R* result, args...)`,
+    returning 0) or "c" (`extern "C" __device__ R f(args...)`)."""
+
+    _tessera_declared_device = True
+
+    def __init__(self, name, signature, link=(), abi="numba"):
+        if abi not in ("numba", "c"):
+            raise ValueError(f"[declare_device] abi must be 'numba' or 'c', got {abi!r}")
+        self.name = name
+        args, self.return_type = parse_scalar_signature(signature, "declare_device")
+        for t in (*args, self.return_type):
+            if t not in _C_TYPES:
+                raise TypeError(f"[declare_device] {name}(): {t} values are not supported "
+                                f"(take {', '.join(_C_TYPES)})")
+        self.args = args
+        self.link = tuple(link or ())
+        self.abi = abi
+
+    def declaration(self):
+        """The C++ declaration of the function."""
+        args = [_C_TYPES[t] for t in self.args]
+        result = _C_TYPES[self.return_type]
+        if self.abi == "numba":
+            return f'extern "C" __device__ int {self.name}({", ".join([result + "*"] + args)});\n'
+        return f'extern "C" __device__ {result} {self.name}({", ".join(args)});\n'
+
+    def __call__(self, *args):
+        raise RuntimeError(f"{self.name}() is a CUDA device function: call it from a kernel "
+                           "compiled with tessera.cuda.jit")
+
+    def __repr__(self):
+        return f"<tessera.cuda.declare_device {self.name}>"
+
+
+def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
+    """Numba's `cuda.declare_device`: a device function written in CUDA C++ (in a file a
+    kernel links, or `link=` here), callable from kernels."""
+    del use_cooperative  # a kernel that synchronizes its grid is launched cooperatively anyway
+    return DeclaredDevice(name, sig, link or (), abi)
+
+
+def _linked_source(paths, kernel_name):
+    """The CUDA C++ of the files `paths` (what a kernel links), each under its #line."""
+    text = ""
+    for path in paths:
+        path = str(path)
+        if not path.endswith(_SOURCE_SUFFIXES):
+            raise NotImplementedError(f"[cuda.jit] {kernel_name}(): link={path!r}: only CUDA C++ "
+                                      f"source ({', '.join(_SOURCE_SUFFIXES)}) is linked so far, "
+                                      "not PTX, cubin or object files")
+        try:
+            with open(path, encoding="utf-8") as f:
+                body = f.read()
+        except OSError as error:
+            raise FileNotFoundError(f"[cuda.jit] {kernel_name}(): cannot read link file "
+                                    f"{path!r}: {error.strerror}") from None
+        text += f'#line 1 "{path}"\n{body}\n'
+    return text
+
+
 class KernelSpecialization:
     """One compiled kernel: its IR, its CUDA C++ and its module (loaded per device)."""
 
-    def __init__(self, function_ir, fastmath=False):
+    def __init__(self, function_ir, fastmath=False, link=()):
         self.ir = function_ir
         self.text = function_ir.module_text()
-        self.source = _core._jit_render_cuda(self.text)
+        # The CUDA C++ device functions it calls: their declarations, then the files that
+        # define them (the kernel's link= and theirs), compiled with the kernel.
+        externals, files = [], list(link)
+        for f in function_ir.callees + [function_ir]:
+            for e in f.externals:
+                if all(e is not known for known in externals):
+                    externals.append(e)
+                    files.extend(p for p in e.link if p not in files)
+        preamble = "".join(e.declaration() for e in externals) + _linked_source(
+            files, function_ir.name) if externals or files else ""
+        self.source = _core._jit_render_cuda(self.text, preamble)
         options = _core._cuda.generated_kernel_options()
         if fastmath:  # flush denormals to zero, approximate division and sqrt, contract FMAs
             options = [o for o in options if o != "--fmad=false"] + ["--use_fast_math"]
@@ -184,7 +267,7 @@ class CUDADispatcher(CompiledFunction):
                                   "use dynamic shared memory (cuda.shared.array(0, dtype) and "
                                   "the launch's 4th item) for more")
             spec = self._kernels[types] = KernelSpecialization(
-                function, bool(self.options.get("fastmath", False)))
+                function, bool(self.options.get("fastmath", False)), self.options.get("link", ()))
         return spec
 
     @property
@@ -316,16 +399,15 @@ class _Launch:
 # change nothing yet; fastmath compiles with NVRTC's --use_fast_math (on a GPU: the
 # simulator computes IEEE arithmetic either way).
 OPTIONS = {"fastmath", "cache", "debug", "lineinfo", "opt", "inline", "max_registers",
-           "boundscheck"}
+           "boundscheck", "link"}
 
 
 def jit(func_or_sig=None, device=False, **options):
     """Numba's `@cuda.jit`: `@cuda.jit`, `@cuda.jit(device=True)`, `@cuda.jit(fastmath=True,
     cache=True, ...)`. Kernels are compiled on first launch for the arguments' types."""
     unknown = set(options) - OPTIONS
-    if "link" in unknown:
-        raise NotImplementedError("[cuda.jit] link= (linking CUDA C++ files) is not supported "
-                                  "yet: write the function as a RawKernel or in Python")
+    if isinstance(options.get("link"), (str, bytes)):
+        options["link"] = [options["link"]]
     if unknown:
         raise TypeError(f"[cuda.jit] unexpected option(s) {', '.join(sorted(unknown))}; "
                         f"allowed: device, {', '.join(sorted(OPTIONS))}")

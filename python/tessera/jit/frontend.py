@@ -81,6 +81,7 @@ class Lowering:
         self.globals = globals_
         self.assigned = {}  # name -> unified type of what this pass assigned to it
         self.grid_groups = set()  # names of cuda.cg.this_grid() groups (CUDA only)
+        self.externals = []  # the cuda.declare_device functions called
         self.returns = []  # types of the values returned (or ("argument", k))
         self.callees = {}  # name -> ir.Function of the jit functions it calls
         self.temporaries = 0  # tuples being unpacked, named in order (the same every pass)
@@ -478,6 +479,9 @@ class Lowering:
             return self.builtin_call(node, func.id)
         if isinstance(func, ast.Name) and hasattr(self.globals.get(func.id), "lower_for"):
             return self.jit_call(node, self.globals[func.id])
+        if isinstance(func, ast.Name) and func.id not in self.var_types \
+                and hasattr(self.globals.get(func.id), "_tessera_declared_device"):
+            return self.external_call(node, self.globals[func.id])
         raise self.error(node, f"calling {ast.unparse(func)} is not supported")
 
     def is_grid_group(self, node):
@@ -613,6 +617,23 @@ class Lowering:
         for f in function.callees + [function]:
             self.callees.setdefault(f.name, f)
         return ir.CallFunction(function.name, args, function.return_type)
+
+    def external_call(self, node, declared):
+        """A call of a CUDA C++ device function declared with cuda.declare_device: its
+        arguments converted to the declared types, as Numba converts them."""
+        self.require_cuda(node, f"{declared.name}() (a cuda.declare_device function)")
+        if node.keywords or len(node.args) != len(declared.args):
+            raise self.error(node, f"{declared.name}() is declared with {len(declared.args)} "
+                                   f"arguments, {len(node.args)} given")
+        args = []
+        for a, t in zip(node.args, declared.args):
+            value = self.expr(a)
+            if not T.is_scalar(value.type):
+                raise self.error(node, f"{declared.name}() takes numbers, not a {value.type}")
+            args.append(self.cast(value, t))
+        if all(e is not declared for e in self.externals):
+            self.externals.append(declared)
+        return ir.CallExternal(declared.name, declared.abi, args, declared.return_type)
 
     def builtin_call(self, node, name):
         args = [self.expr(a) for a in node.args]
@@ -979,12 +1000,28 @@ class Lowering:
         return [ir.Return(value)]
 
 
+def _visible_names(function):
+    """The names a function's body reads from outside it: its module's globals, and the
+    variables of enclosing functions it closes over (read when it is compiled, as Numba
+    freezes them; an unassigned one is left out)."""
+    names = function.__globals__
+    cells = getattr(function, "__closure__", None)
+    if cells:
+        names = dict(names)
+        for name, cell in zip(function.__code__.co_freevars, cells):
+            try:
+                names[name] = cell.cell_contents
+            except ValueError:  # not assigned yet
+                continue
+    return names
+
+
 class FunctionSource:
     """A function's definition (AST), where it is written, and the globals it sees."""
 
     def __init__(self, function):
         definition, filename, first_line = source_of(function)
-        self._init(definition, filename, first_line, function.__name__, function.__globals__)
+        self._init(definition, filename, first_line, function.__name__, _visible_names(function))
 
     @classmethod
     def from_text(cls, text, globals_=None, filename="<string>"):
@@ -1100,7 +1137,7 @@ def lower_function(function, arg_types, name=None, parallel=False, target="cpu",
     local_types = {n: t for n, t in var_types.items() if dict(signature).get(n) != t}
     return ir.Function(name or source.name, source.filename, signature, return_type,
                        local_types, prologue + body, list(pass_.callees.values()),
-                       returns_argument)
+                       returns_argument, list(pass_.externals))
 
 
 def _cast_returns(statement, t):

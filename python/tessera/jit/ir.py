@@ -129,6 +129,21 @@ class Call:
 
 
 @dataclass
+class CallExternal:
+    """A device function written in CUDA C++ and declared with cuda.declare_device, by its C
+    name: Numba's ABI (`int f(R* result, args...)`, the result through the pointer) or the
+    C ABI (`R f(args...)`); its arguments already of the declared types."""
+    name: str
+    abi: str  # "numba" or "c"
+    args: list
+    type: object
+
+    def text(self):
+        args = "".join(" " + a.text() for a in self.args)
+        return f"(call_external {self.name} {self.abi} {type_text(self.type)}{args})"
+
+
+@dataclass
 class MakeComplex:
     """complex(real, imag), both already of the complex type's part type."""
     real: object
@@ -478,6 +493,8 @@ class Function:
     # The parameter every `return` gives back (an array argument returned as itself), or
     # None: the function then returns nothing and the caller hands back that argument.
     returns_argument: int = None
+    # The CUDA C++ device functions it calls (cuda.declare_device objects).
+    externals: list = field(default_factory=list)
 
     def module_text(self):
         """This function and every function it calls, callees first: what the renderer
