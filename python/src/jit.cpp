@@ -12,6 +12,7 @@
 #include <bit>
 #include <algorithm>
 #include <complex>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <cstring>
@@ -378,6 +379,27 @@ struct UserFunctionObject {
   expr::UserFunctionPtr function;
 };
 
+// Where print() in jit functions writes (jit/python_runtime.h's PrintText): Python's
+// sys.stdout when the printing thread holds the GIL (the function's own thread, as Numba
+// prints), so the lines interleave with Python's own; from a prange chunk on tessera's
+// pool (whose caller may hold the GIL while it waits for the chunk) or a nogil function,
+// the C library's stdout, flushed at once.
+void print_text(const char* text, long long size) {
+  if (PyGILState_Check()) {
+    PyObject* out = PySys_GetObject("stdout");  // borrowed
+    if (out != nullptr && out != Py_None) {
+      PyObject* written = PyObject_CallMethod(out, "write", "s#", text, static_cast<Py_ssize_t>(size));
+      if (written != nullptr) {
+        Py_DECREF(written);
+        return;
+      }
+      PyErr_Clear();
+    }
+  }
+  std::fwrite(text, 1, static_cast<size_t>(size), stdout);
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 void bind_jit(nb::module_& m) {
@@ -397,9 +419,10 @@ void bind_jit(nb::module_& m) {
         ir, python_errors ? jit::ErrorModel::kPython : jit::ErrorModel::kNumpy, fast_math);
     return without_gil([&] {
       try {
-        using Bind = void (*)(void (*)(long long, int, ChunkBody, void*), int);
+        using Bind = void (*)(void (*)(long long, int, ChunkBody, void*), int,
+                              void (*)(const char*, long long));
         reinterpret_cast<Bind>(jit::host_function(source, jit::kPythonBindName))(
-            &pool_parallel_for, cpu::num_threads());
+            &pool_parallel_for, cpu::num_threads(), &print_text);
         return reinterpret_cast<uintptr_t>(jit::host_function(source, jit::kPythonEntryName));
       } catch (const jit::CompileError& e) {
         throw std::runtime_error(

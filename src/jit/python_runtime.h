@@ -227,6 +227,121 @@ void parallel_range(long long count, int chunks, F& body) {
   if (context.raised) raise(static_cast<Raise>(context.raised));
 }
 
+// print() in jit functions: one line, its items formatted as Python's print formats them,
+// handed to tessera (ts_python_bind's print_text), which writes it to sys.stdout.
+using PrintText = void (*)(const char* text, long long size);
+inline PrintText print_text = nullptr;
+
+class PrintLine {
+ public:
+  void text(const char* s, long long n) {
+    separate();
+    put(s, n);
+  }
+  void boolean(bool v) {
+    separate();
+    put(v ? "True" : "False");
+  }
+  void integer(long long v) {
+    separate();
+    char b[32];
+    put(b, std::snprintf(b, sizeof b, "%lld", v));
+  }
+  void unsigned_integer(unsigned long long v) {
+    separate();
+    char b[32];
+    put(b, std::snprintf(b, sizeof b, "%llu", v));
+  }
+  void real(double v) {
+    separate();
+    put_float(v, true);
+  }
+  // Python's complex repr: "2j" for a positive zero real part, else "(1-2j)"; the parts as
+  // repr writes floats, without ".0".
+  void complex(double re, double im) {
+    separate();
+    const bool bare = re == 0 && !std::signbit(re);
+    if (!bare) {
+      put("(");
+      put_float(re, false);
+      if (!(std::signbit(im) && !std::isnan(im))) put("+");
+    }
+    put_float(im, false);
+    put(bare ? "j" : "j)");
+  }
+  void end() {
+    put("\n");
+    if (print_text) {
+      print_text(buffer_, size_);
+    } else {
+      std::fwrite(buffer_, 1, static_cast<size_t>(size_), stdout);
+      std::fflush(stdout);
+    }
+  }
+
+ private:
+  void separate() {
+    if (items_++) put(" ");
+  }
+  void put(const char* s, long long n = -1) {
+    if (n < 0) n = static_cast<long long>(std::strlen(s));
+    const long long room = static_cast<long long>(sizeof buffer_) - 1 - size_;
+    if (n > room) n = room;  // a line past the buffer is cut
+    std::memcpy(buffer_ + size_, s, static_cast<size_t>(n));
+    size_ += n;
+  }
+  // Python's repr of a float: the fewest significant digits that read back as the same
+  // value, in fixed notation for decimal exponents in [-4, 16) (with ".0" for integral
+  // values when `point`), in scientific notation otherwise ("1e+16", "1.5e-07").
+  void put_float(double v, bool point) {
+    if (std::isnan(v)) return put("nan");
+    if (std::isinf(v)) return put(v < 0 ? "-inf" : "inf");
+    char e[40];
+    int precision = 0;
+    for (; precision < 17; ++precision) {
+      std::snprintf(e, sizeof e, "%.*e", precision, v);
+      if (std::strtod(e, nullptr) == v) break;
+    }
+    // e: [-]d[.ddd]e±XX
+    const bool negative = e[0] == '-';
+    const char* m = e + negative;
+    char digits[20];
+    int count = 0;
+    for (const char* c = m; *c != 'e'; ++c) {
+      if (*c != '.') digits[count++] = *c;
+    }
+    while (count > 1 && digits[count - 1] == '0') --count;
+    const int exponent = std::atoi(std::strchr(m, 'e') + 1);
+    if (negative) put("-");
+    if (exponent < -4 || exponent >= 16) {
+      put(digits, 1);
+      if (count > 1) {
+        put(".");
+        put(digits + 1, count - 1);
+      }
+      char x[8];
+      put(x, std::snprintf(x, sizeof x, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent)));
+    } else if (exponent < 0) {
+      put("0.");
+      for (int k = 0; k < -exponent - 1; ++k) put("0");
+      put(digits, count);
+    } else {
+      const int whole = exponent + 1;
+      for (int k = 0; k < whole; ++k) put(k < count ? digits + k : "0", 1);
+      if (count > whole) {
+        put(".");
+        put(digits + whole, count - whole);
+      } else if (point) {
+        put(".0");
+      }
+    }
+  }
+
+  char buffer_[4096];
+  long long size_ = 0;
+  int items_ = 0;
+};
+
 // A new C-contiguous array of the extents `dims` (negative ones raise ValueError, as
 // NumPy's "negative dimensions are not allowed"), filled with `fill` unless `empty`.
 template <class T, int N>

@@ -76,7 +76,8 @@ std::string render_python_host(std::string_view ir_text, ErrorModel errors, bool
   // Before everything, so that the functors inlined into the functions compile alike (GCC
   // does not inline across different optimization options).
   std::string s = fast_math ? "#pragma GCC optimize(\"fast-math\", \"fp-contract=fast\")\n" : "";
-  s += "#include <cstdlib>\n" + kernel_functors_text();
+  s += "#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n" +
+       kernel_functors_text();
   for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
     s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
          std::string(kPythonKernelFiles[i].text) + "\n";
@@ -86,9 +87,11 @@ std::string render_python_host(std::string_view ir_text, ErrorModel errors, bool
     s += python_ir::render_function(module.at(i), python_ir::Target::kHost, errors);
   }
   s += "extern \"C\" void " + std::string(kPythonBindName) +
-       "(tessera::pyjit::ParallelFor parallel_for, int threads) {\n"
+       "(tessera::pyjit::ParallelFor parallel_for, int threads, "
+       "tessera::pyjit::PrintText print_text) {\n"
        "  tessera::pyjit::parallel_for = parallel_for;\n"
-       "  tessera::pyjit::pool_threads = threads;\n}\n";
+       "  tessera::pyjit::pool_threads = threads;\n"
+       "  tessera::pyjit::print_text = print_text;\n}\n";
   return s + render_entry(module.at(module.size() - 1));
 }
 

@@ -17,9 +17,9 @@
 namespace tessera::jit {
 
 inline constexpr const char* kPythonEntryName = "ts_python_entry";
-// Every module also has `extern "C" void ts_python_bind(ParallelFor, int threads)`
-// (jit/python_runtime.h), which tessera calls once it has loaded it: the thread pool that
-// prange loops run on.
+// Every module also has `extern "C" void ts_python_bind(ParallelFor, int threads,
+// PrintText)` (jit/python_runtime.h), which tessera calls once it has loaded it: the thread
+// pool that prange loops run on, and where print() writes.
 inline constexpr const char* kPythonBindName = "ts_python_bind";
 
 // The whole translation unit for the host compiler of a module of IR, `(module f1 ... fn)`

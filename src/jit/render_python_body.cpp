@@ -291,7 +291,7 @@ class BodyRenderer {
   // `(text HEX)` (a string's bytes, `_` when empty) or `(value type expr)` (integers in
   // full, floats with %f, bools as True/False: Numba's CUDA print).
   std::string print(const SExpr& st, const std::string& in) {
-    if (target_ != Target::kCuda) bad(st, "print exists only in CUDA kernels");
+    if (target_ == Target::kHost) return host_print(st, in);
     std::string format, args;
     for (size_t i = 1; i < st.size(); ++i) {
       const SExpr& item = st.at(i);
@@ -331,6 +331,41 @@ class BodyRenderer {
       }
     }
     return in + "printf(\"" + format + "\\n\"" + args + ");\n";
+  }
+
+  // print() on the host: one jit/python_runtime.h PrintLine, which formats as Python's print
+  // (floats as repr writes them, complex numbers too) and hands the line to tessera.
+  std::string host_print(const SExpr& st, const std::string& in) {
+    std::string s = in + "{\n" + in + "  tessera::pyjit::PrintLine ts_line;\n";
+    for (size_t i = 1; i < st.size(); ++i) {
+      const SExpr& item = st.at(i);
+      if (item.head() == "text") {
+        const std::string& hex = item.at(1).text;
+        std::string literal;
+        size_t bytes = 0;
+        for (size_t k = 0; hex != "_" && k + 1 < hex.size(); k += 2, ++bytes) {
+          const auto u = static_cast<unsigned>(std::stoi(hex.substr(k, 2), nullptr, 16));
+          literal += "\\" + std::to_string(u >> 6) + std::to_string((u >> 3) & 7) + std::to_string(u & 7);
+        }
+        s += in + "  ts_line.text(\"" + literal + "\", " + std::to_string(bytes) + ");\n";
+        continue;
+      }
+      const std::string value = expr(item.at(2));
+      const std::string& type = item.at(1).text;
+      if (type == "bool") {
+        s += in + "  ts_line.boolean(" + value + ");\n";
+      } else if (type == "complex64" || type == "complex128") {
+        s += in + "  { const auto ts_z = " + value +
+             "; ts_line.complex(static_cast<double>(ts_z.real()), static_cast<double>(ts_z.imag())); }\n";
+      } else if (type == "float16" || type == "float32" || type == "float64") {
+        s += in + "  ts_line.real(static_cast<double>(" + value + "));\n";
+      } else if (type.starts_with("uint")) {
+        s += in + "  ts_line.unsigned_integer(static_cast<unsigned long long>(" + value + "));\n";
+      } else {
+        s += in + "  ts_line.integer(static_cast<long long>(" + value + "));\n";
+      }
+    }
+    return s + in + "  ts_line.end();\n" + in + "}\n";
   }
 
   std::string load(const SExpr& e, const std::string& method) {

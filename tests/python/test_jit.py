@@ -662,3 +662,22 @@ def test_closure_variables_are_read_when_compiled():
         return outer
 
     assert make(tp.jit)(4.0) == make(numba.njit)(4.0) == 12.5
+
+
+def _prints(x, f, b, z, i, u):
+    print("x =", x, f, b, z, i, u)
+    print(1e20, -0.0, 1.5e-07, 1e16, 1e15, 123456789.125, 0.0001, 0.00001, math.inf, -math.inf,
+          math.nan)
+    print(complex(0.0, 2.0), complex(-0.0, 1.0), complex(1.5, -math.inf), complex(0.0, -0.0))
+    print()
+    return x
+
+
+def test_print_writes_what_numba_writes(capfd):
+    args = (0.1, np.float32(0.1), True, 1 + 2j, np.int8(-3), np.uint64(2**64 - 1))
+    numba.njit(_prints)(*args)
+    theirs = capfd.readouterr().out
+    tp.jit(_prints)(*args)
+    ours = capfd.readouterr().out
+    assert ours == theirs
+    assert ours.splitlines()[0] == "x = 0.1 0.10000000149011612 True (1+2j) -3 18446744073709551615"

@@ -692,21 +692,21 @@ class Lowering:
         raise self.error(node, "an expression statement has no effect here")
 
     def print_statement(self, node):
-        """print(...) of strings and numbers in a CUDA kernel (as Numba's CUDA target)."""
-        if self.target != "cuda":
-            raise self.error(node, "print() in jit functions is not supported yet (it is in "
-                                   "cuda.jit kernels)")
+        """print(...) of strings and numbers: in jit functions as Python prints them (numbers
+        in their repr, complex ones too), in CUDA kernels as Numba's CUDA target does."""
+        where = "a kernel" if self.target == "cuda" else "a jit function"
         if node.keywords:
-            raise self.error(node, "print() takes no keyword arguments in a kernel")
+            raise self.error(node, f"print() takes no keyword arguments in {where}")
         items = []
         for a in node.args:
             if isinstance(a, ast.Constant) and isinstance(a.value, str):
                 items.append(a.value)
                 continue
             value = self.expr(a)
-            if not T.is_scalar(value.type) or T.is_complex(value.type):
-                raise self.error(node, f"print() in a kernel takes strings and real numbers, not "
-                                       f"a {value.type}")
+            if not T.is_scalar(value.type) or (T.is_complex(value.type) and self.target == "cuda"):
+                allowed = "real numbers" if self.target == "cuda" else "numbers"
+                raise self.error(node, f"print() in {where} takes strings and {allowed}, not a "
+                                       f"{value.type}")
             items.append(value)
         return ir.Print(items)
 
