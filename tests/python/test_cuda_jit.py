@@ -623,6 +623,49 @@ def test_grid_sync_orders_the_blocks_of_a_cooperative_launch():
     np.testing.assert_array_equal(got.copy_to_host(), want)
 
 
+@cuda.jit
+def solve_heat_equation(buf_0, buf_1, timesteps, k):
+    # Numba's documented 1-d heat equation, as written there: threads past the end of the
+    # domain return before the grid synchronizes (they take no part, as on a GPU).
+    i = cuda.grid(1)
+    if i >= len(buf_0):
+        return
+    grid = cuda.cg.this_grid()
+    for step in range(timesteps):
+        if (step % 2) == 0:
+            data = buf_0
+            next_data = buf_1
+        else:
+            data = buf_1
+            next_data = buf_0
+        curr_temp = data[i]
+        if i == 0:
+            next_temp = curr_temp + k * (data[i + 1] - (2 * curr_temp))
+        elif i == len(data) - 1:
+            next_temp = curr_temp + k * (data[i - 1] - (2 * curr_temp))
+        else:
+            next_temp = curr_temp + k * (data[i - 1] - (2 * curr_temp) + data[i + 1])
+        next_data[i] = next_temp
+        grid.sync()
+
+
+def test_numbas_heat_equation_example():
+    size, niter, k = 1001, 200, 0.25
+    data = np.zeros(size)
+    data[500] = 10000
+    buf_0 = cuda.to_device(data)
+    buf_1 = cuda.device_array_like(buf_0)
+    solve_heat_equation.forall(len(data))(buf_0, buf_1, niter, k)
+    want = data.copy()
+    for _ in range(niter):
+        nxt = want.copy()
+        nxt[0] = want[0] + k * (want[1] - 2 * want[0])
+        nxt[-1] = want[-1] + k * (want[-2] - 2 * want[-1])
+        nxt[1:-1] = want[1:-1] + k * (want[:-2] - 2 * want[1:-1] + want[2:])
+        want = nxt
+    np.testing.assert_allclose(buf_0.copy_to_host(), want, rtol=1e-12, atol=1e-9)
+
+
 def test_cooperative_launch_errors():
     d = cuda.to_device(np.zeros((2, 64), dtype=np.int32))
     sequential_rows[1, 64](d)
@@ -655,13 +698,15 @@ def test_grid_sync_not_reached_by_every_block_is_reported():
         cuda.synchronize()
 
     @cuda.jit
-    def one_thread_leaves(a):
+    def split_barriers(a):
         if cuda.threadIdx.x == 5:
-            return
-        cuda.cg.this_grid().sync()
+            cuda.syncthreads()
+        else:
+            cuda.cg.this_grid().sync()
 
-    with pytest.raises(tp.cuda.CUDARuntimeError, match=r"grid.sync\(\) in block \(\d,0,0\).*which exited"):
-        one_thread_leaves[2, 32](cuda.device_array(1))
+    with pytest.raises(tp.cuda.CUDARuntimeError,
+                       match=r"grid.sync\(\) in block \(\d,0,0\).*not by \(5,0,0\), which wait at __syncthreads"):
+        split_barriers[2, 32](cuda.device_array(1))
         cuda.synchronize()
 
 

@@ -247,19 +247,33 @@ SimThread& BlockRunner::take_fresh() {
 void BlockRunner::run(Launch& launch, uint64_t block) {
   setup(launch, block);
   try {
-    while (ready_ > 0 || next_fresh_ < n_) {
-      for (unsigned i = 0; i < n_ && exited_ < n_; ++i) {
+    for (;;) {
+      while (ready_ > 0 || next_fresh_ < n_) {
+        for (unsigned i = 0; i < n_ && exited_ < n_; ++i) {
+          if (launch.failed.load(std::memory_order_relaxed)) return abandon();
+          SimThread& t = threads_[i];
+          if (i == next_fresh_) {
+            start(take_fresh());
+          } else if (t.state == State::kReady) {
+            --ready_;
+            switch_to(t);
+          }
+        }
         if (launch.failed.load(std::memory_order_relaxed)) return abandon();
-        SimThread& t = threads_[i];
-        if (i == next_fresh_) {
-          start(take_fresh());
-        } else if (t.state == State::kReady) {
-          --ready_;
-          switch_to(t);
+        settle_active_masks();
+      }
+      // Every thread that has not exited waits at grid.sync(): the block has arrived (as
+      // on a GPU, where threads that returned early, past the end of the data, take no
+      // part). This OS thread waits for the other blocks, then releases the block's threads.
+      if (grid_arrived_ == 0 || grid_arrived_ != n_ - exited_) break;
+      grid_arrived_ = 0;
+      if (!launch.wait_grid()) return abandon();
+      for (SimThread& t : threads_) {
+        if (t.state == State::kAtGridBarrier) {
+          t.state = State::kReady;
+          ++ready_;
         }
       }
-      if (launch.failed.load(std::memory_order_relaxed)) return abandon();
-      settle_active_masks();
     }
   } catch (const std::bad_alloc&) {
     launch.fail("[cuda sim] kernel " + std::string(launch.kernel.name) +
@@ -352,31 +366,14 @@ int BlockRunner::sync_block(int predicate) {
   return count;
 }
 
+// The thread waits at the grid barrier; the scheduler (run) completes the block's arrival
+// once every thread that has not exited waits there.
 void BlockRunner::sync_grid() {
   if (!launch_->cooperative) {
     fail("grid.sync() in a launch that is not cooperative (cuLaunchCooperativeKernel)");
   }
-  SimThread& t = *current_;
-  if (++grid_arrived_ < n_) {
-    suspend(State::kAtGridBarrier);
-    return;
-  }
-  // The block's last thread waits for the other blocks (its OS thread blocks: the block's
-  // other threads are suspended at the barrier), then releases the block's threads, itself
-  // included: all go on in order.
-  grid_arrived_ = 0;
-  if (!launch_->wait_grid()) {
-    suspend(State::kFailed);
-    std::abort();  // a failed launch's fibers are never resumed
-  }
-  t.state = State::kAtGridBarrier;
-  for (SimThread& other : threads_) {
-    if (other.state == State::kAtGridBarrier) {
-      other.state = State::kReady;
-      ++ready_;
-    }
-  }
-  suspend(State::kReady);
+  ++grid_arrived_;
+  suspend(State::kAtGridBarrier);
 }
 
 int BlockRunner::warp_exchange(unsigned mask, uint64_t value, uint64_t* gathered) {
@@ -496,9 +493,11 @@ std::string BlockRunner::deadlock_report() const {
   if (any(State::kAtGridBarrier)) {
     text += "grid.sync() in block " + dim_text(block_idx_) + ": reached by threads " +
             threads_text(in(State::kAtGridBarrier));
-    if (any(State::kExited)) missing.push_back(threads_text(in(State::kExited)) + ", which exited");
     if (any(State::kAtBarrier)) {
       missing.push_back(threads_text(in(State::kAtBarrier)) + ", which wait at __syncthreads");
+    }
+    if (any(State::kAtWarp)) {
+      missing.push_back(threads_text(in(State::kAtWarp)) + ", which wait in a warp operation");
     }
   } else if (any(State::kAtBarrier)) {
     text += "__syncthreads in block " + dim_text(block_idx_) + ": reached by threads " +
