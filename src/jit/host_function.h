@@ -15,8 +15,9 @@ namespace tessera::jit {
 void* host_function(const std::string& source, const std::string& symbol,
                     std::string_view prefix = {});
 
-// The options generated host code is compiled with: optimized for this machine's CPU, no
-// floating-point contraction (a * b + c rounds twice, as in Numba and NumPy).
+// The options generated host code is compiled with: optimized for this machine's CPU (with
+// 256-bit vectors at most), no floating-point contraction (a * b + c rounds twice, as in
+// Numba and NumPy).
 const std::vector<std::string>& host_function_options();
 
 }  // namespace tessera::jit
