@@ -452,17 +452,7 @@ class BodyRenderer {
       const std::string name = reductions.at(i).at(0).text;
       s += d + type_of(name) + " ts_part" + id + "_" + name + "[tessera::pyjit::kMostChunks];\n";
     }
-    // The array views go in by value: the compiler then knows their data pointers and
-    // strides do not change in the loop (through a reference to the enclosing frame it
-    // must reload them after every store), which keeps inner loops vectorized.
-    std::string captures = "&";
-    for (const auto& [name, type] : variable_types) {
-      if (type.starts_with("tessera::pyjit::Array<") && !is_private(privates, name)) {
-        captures += ", " + ident(name);
-      }
-    }
-    s += d + "auto " + body + " = [" + captures +
-         "](long long ts_begin, long long ts_end, int ts_chunk) mutable {\n";
+    s += d + "auto " + body + " = [&](long long ts_begin, long long ts_end, int ts_chunk) {\n";
     const std::string b = d + "  ";
     for (size_t i = 1; i < privates.size(); ++i) {
       s += b + type_of(privates.at(i).text) + " " + ident(privates.at(i).text) + "{};\n";
@@ -490,13 +480,6 @@ class BodyRenderer {
            "[ts_c]);\n";
     }
     return s + in + "}\n";
-  }
-
-  static bool is_private(const SExpr& privates, const std::string& name) {
-    for (size_t i = 1; i < privates.size(); ++i) {
-      if (privates.at(i).text == name) return true;
-    }
-    return false;
   }
 
   std::string type_of(const std::string& variable) const {
