@@ -9,6 +9,7 @@ import numpy as _np
 from . import _core
 from ._core import Device, get_num_threads, ndarray, set_num_threads
 from . import _ndarray  # noqa: F401  (installs the Python-side ndarray methods)
+from . import _array_function  # noqa: F401  (NumPy's __array_function__ and like=)
 from ._creation import (
     arange,
     array,
