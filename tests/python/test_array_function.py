@@ -31,6 +31,7 @@ CALLS = {
     "fft.fft": lambda m, a: m.fft.fft(a),
     "dot": lambda m, a: m.dot(a, a.T),
     "unique": lambda m, a: m.unique(m.floor(a)),
+    "sliding_window_view": lambda m, a: m.lib.stride_tricks.sliding_window_view(a, (2, 2)),
 }
 
 
