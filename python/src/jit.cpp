@@ -25,6 +25,7 @@
 #include "jit/host_compiler.h"
 #include "jit/host_function.h"
 #include "jit/render_python.h"
+#include "jit/python_raise.h"
 #include "jit/sha256.h"
 #include "convert.h"
 #include "ndarray.h"
@@ -299,18 +300,18 @@ class HostDispatcher {
 
   // The Python exception of a pyjit::Raise code.
   [[noreturn]] static void raise_python(int code) {
-    switch (code) {
-      case 1: PyErr_SetString(PyExc_ZeroDivisionError, "division by zero"); break;
-      case 2: PyErr_SetString(PyExc_ValueError, "negative dimensions are not allowed"); break;
-      case 5: PyErr_SetString(PyExc_ValueError, "slice step cannot be zero"); break;
-      case 6:
-        PyErr_SetString(PyExc_ValueError, "cannot assign slice from input of different shape");
-        break;
-      case 4:
-        PyErr_SetString(PyExc_MemoryError,
-                        "[jit] more than 4096 arrays created in one call of a jit function");
-        break;
-      default: PyErr_NoMemory(); break;
+    const jit::RaiseInfo info = jit::raise_info(code);
+    const std::string message(info.message);
+    switch (info.kind) {
+      case jit::RaiseKind::ZeroDivision: PyErr_SetString(PyExc_ZeroDivisionError, message.c_str()); break;
+      case jit::RaiseKind::Value: PyErr_SetString(PyExc_ValueError, message.c_str()); break;
+      case jit::RaiseKind::Memory:
+        if (code == 4) {  // the arena's own limit, not the allocator's
+          PyErr_SetString(PyExc_MemoryError, ("[jit] " + message).c_str());
+          break;
+        }
+        [[fallthrough]];
+      case jit::RaiseKind::Unknown: PyErr_NoMemory(); break;
     }
     throw nb::python_error();
   }

@@ -47,6 +47,10 @@ std::string render_python_host(std::string_view ir_text, ErrorModel errors = Err
 inline constexpr const char* kPythonKernelName = "ts_python_kernel";
 std::string render_python_cuda(std::string_view ir_text, std::string_view foreign = {});
 
+// The runtime CUDA code generated from Python functions needs after the functors
+// (jit/python_runtime.h, jit/python_cuda_runtime.h), as text under #line directives.
+const std::string& python_cuda_runtime_text();
+
 // Each function of a module of IR as a CUDA `__device__` function, (its C++ name
 // `ts_python_<name>`, its text), callees first, without the functors and runtime text a
 // program puts before them (for a scalar function spliced into generated kernels:

@@ -8,19 +8,27 @@
 
 namespace tessera::jit {
 
+const std::string& python_cuda_runtime_text() {
+  static const std::string text = [] {
+    std::string s;
+    for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
+      s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
+           std::string(kPythonKernelFiles[i].text) + "\n";
+    }
+    for (size_t i = 0; i < kPythonCudaFilesCount; ++i) {
+      s += "#line 1 \"" + std::string(kPythonCudaFiles[i].path) + "\"\n" +
+           std::string(kPythonCudaFiles[i].text) + "\n";
+    }
+    return s;
+  }();
+  return text;
+}
+
 std::string render_python_cuda(std::string_view ir_text, std::string_view foreign) {
   const SExpr module = parse_sexpr(ir_text);
   if (module.head() != "module" || module.size() < 2) python_ir::bad(module, "expected a module");
   // The functors first (what NVRTC takes as its precompiled header), then the runtimes.
-  std::string s = kernel_functors_text();
-  for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
-    s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
-         std::string(kPythonKernelFiles[i].text) + "\n";
-  }
-  for (size_t i = 0; i < kPythonCudaFilesCount; ++i) {
-    s += "#line 1 \"" + std::string(kPythonCudaFiles[i].path) + "\"\n" +
-         std::string(kPythonCudaFiles[i].text) + "\n";
-  }
+  std::string s = kernel_functors_text() + python_cuda_runtime_text();
   // cuda.cg.this_grid().sync(): CUDA's cooperative groups, included only by the kernels that
   // synchronize their grid (they are launched cooperatively; the simulator's prelude has
   // its own cooperative_groups).

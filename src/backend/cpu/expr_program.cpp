@@ -8,6 +8,7 @@
 #include "backend/cpu/element_bytes.h"
 #include "backend/cpu/fp_flags.h"
 #include "backend/cpu/strided_loop.h"
+#include "jit/python_raise.h"
 #include "tessera/errors.h"
 
 namespace tessera::cpu {
@@ -210,17 +211,15 @@ void fill_slot(std::byte* slot, const void* value, int64_t m) {
 namespace {
 
 [[noreturn]] void throw_user_raise(const expr::UserFunction& f, int code) {
-  // The codes of jit/python_runtime.h's pyjit::Raise.
-  const std::string where = "[" + f.name + "] ";
-  switch (code) {
-    case 1: throw FloatingPointError(where + "division by zero");
-    case 2: throw ValueError(where + "negative dimensions are not allowed");
-    case 3:
-    case 4: throw OutOfMemoryError(where + "out of memory for the arrays the function makes");
-    case 5: throw ValueError(where + "slice step cannot be zero");
-    case 6: throw ValueError(where + "cannot assign slice from input of different shape");
-    default: throw std::runtime_error(where + "raised exception code " + std::to_string(code));
+  const jit::RaiseInfo info = jit::raise_info(code);
+  const std::string message = "[" + f.name + "] " + std::string(info.message);
+  switch (info.kind) {
+    case jit::RaiseKind::ZeroDivision: throw FloatingPointError(message);
+    case jit::RaiseKind::Value: throw ValueError(message);
+    case jit::RaiseKind::Memory: throw OutOfMemoryError(message);
+    case jit::RaiseKind::Unknown: break;
   }
+  throw std::runtime_error(message + " " + std::to_string(code));
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include "backend/cuda/device_text.h"
 #include "jit/kernel_text.h"
-#include "jit/python_kernel_text.h"
+#include "jit/render_python.h"
 
 namespace tessera::cuda::detail {
 namespace {
@@ -110,15 +110,7 @@ std::string word(int w) { return "p.w[" + std::to_string(w) + "]"; }
 
 std::string user_function_text(const KernelPlan& plan) {
   if (plan.users.empty()) return "";
-  std::string s;
-  for (size_t i = 0; i < jit::kPythonKernelFilesCount; ++i) {
-    s += "#line 1 \"" + std::string(jit::kPythonKernelFiles[i].path) + "\"\n" +
-         std::string(jit::kPythonKernelFiles[i].text) + "\n";
-  }
-  for (size_t i = 0; i < jit::kPythonCudaFilesCount; ++i) {
-    s += "#line 1 \"" + std::string(jit::kPythonCudaFiles[i].path) + "\"\n" +
-         std::string(jit::kPythonCudaFiles[i].text) + "\n";
-  }
+  std::string s = jit::python_cuda_runtime_text();
   // Two functions may call one helper: each function is defined once.
   std::vector<std::string_view> defined;
   for (const expr::UserFunction* f : plan.users) {

@@ -1,0 +1,30 @@
+#pragma once
+// What the exception codes of code generated from Python functions mean (the codes of
+// jit/python_runtime.h's pyjit::Raise, which that header, compiled only as text, cannot
+// share with the engine): the exception each becomes and its message, for the jit call
+// path (Python exceptions) and the evaluator running a vectorized function (C++ ones).
+
+#include <string_view>
+
+namespace tessera::jit {
+
+enum class RaiseKind { ZeroDivision, Value, Memory, Unknown };
+
+struct RaiseInfo {
+  RaiseKind kind;
+  std::string_view message;
+};
+
+inline RaiseInfo raise_info(int code) {
+  switch (code) {
+    case 1: return {RaiseKind::ZeroDivision, "division by zero"};
+    case 2: return {RaiseKind::Value, "negative dimensions are not allowed"};
+    case 3: return {RaiseKind::Memory, "out of memory"};
+    case 4: return {RaiseKind::Memory, "more than 4096 arrays created in one call of a jit function"};
+    case 5: return {RaiseKind::Value, "slice step cannot be zero"};
+    case 6: return {RaiseKind::Value, "cannot assign slice from input of different shape"};
+    default: return {RaiseKind::Unknown, "unknown exception code"};
+  }
+}
+
+}  // namespace tessera::jit
