@@ -33,6 +33,7 @@ test: build
 	$(ORACLE_ENV) $(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
 	$(ORACLE_ENV) $(SIM_ENV) $(PY) -m pytest $(addprefix tests/python/,$(SIM_TESTS)) -k "not cpu" -n $(JOBS) -p no:cacheprovider
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+	$(ORACLE_ENV) tests/array_api/run $(PY) -n $(JOBS) -W ignore::UserWarning
 
 bench: build $(if $(PEERS),$(VENV)/.peers-stamp)
 	$(PY) -m tessera.bench $(BENCH_ARGS)

@@ -10,6 +10,16 @@ from . import _core
 from ._core import Device, get_num_threads, ndarray, set_num_threads
 from . import _ndarray  # noqa: F401  (installs the Python-side ndarray methods)
 from . import _array_function  # noqa: F401  (NumPy's __array_function__ and like=)
+from ._array_api import (  # the array API standard's names NumPy lacks or spells differently
+    __array_api_version__,
+    __array_namespace_info__,
+    astype,
+    concat,
+    finfo,
+    iinfo,
+    isdtype,
+    unstack,
+)
 from ._creation import (
     arange,
     array,
@@ -271,7 +281,7 @@ number, integer, signedinteger, unsignedinteger = (
     _np.number, _np.integer, _np.signedinteger, _np.unsignedinteger)
 floating, complexfloating, inexact, generic = (
     _np.floating, _np.complexfloating, _np.inexact, _np.generic)
-finfo, iinfo, issubdtype = _np.finfo, _np.iinfo, _np.issubdtype
+issubdtype = _np.issubdtype
 
 newaxis = None
 pi, e, inf, nan, euler_gamma = _np.pi, _np.e, _np.inf, _np.nan, _np.euler_gamma

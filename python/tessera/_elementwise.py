@@ -79,22 +79,29 @@ def where(condition, x=None, y=None, /):
 _NO_VALUE = object()
 
 
-def clip(a, a_min=_NO_VALUE, a_max=_NO_VALUE, out=None, *, min=_NO_VALUE, max=_NO_VALUE,
+def clip(a, min=_NO_VALUE, max=_NO_VALUE, out=None, *, a_min=_NO_VALUE, a_max=_NO_VALUE,
          **kwargs):
-    """Limits values to [a_min, a_max] (NumPy's clip loop: a NaN value or bound gives NaN,
-    complex values compare lexicographically); None leaves a side open."""
-    # NumPy's argument rules: both bounds positionally, or both (or neither) by keyword.
-    if a_min is _NO_VALUE and a_max is _NO_VALUE:
-        a_min = None if min is _NO_VALUE else min
-        a_max = None if max is _NO_VALUE else max
-    elif a_min is _NO_VALUE:
-        raise TypeError("[clip] clip() missing 1 required positional argument: 'a_min'")
-    elif a_max is _NO_VALUE:
-        raise TypeError("[clip] clip() missing 1 required positional argument: 'a_max'")
-    elif min is not _NO_VALUE or max is not _NO_VALUE:
-        raise ValueError("[clip] Passing `min` or `max` keyword argument when `a_min` and "
-                         "`a_max` are provided is forbidden.")
-    return _clip(a, a_min, a_max, out, **kwargs)
+    """Limits values to [min, max] (NumPy's clip loop: a NaN value or bound gives NaN,
+    complex values compare lexicographically); None or an omitted bound leaves a side open.
+
+    The bounds are named as the array API standard names them, so clip(x, 0) clips below
+    only (NumPy raises there). NumPy's keywords a_min/a_max keep NumPy's rules: one bound
+    per side, and both sides given once either keyword is used."""
+    if a_min is not _NO_VALUE or a_max is not _NO_VALUE:
+        for keyword, bound, standard in (("a_min", a_min, min), ("a_max", a_max, max)):
+            if bound is not _NO_VALUE and standard is not _NO_VALUE:
+                raise TypeError(f"[clip] clip() got multiple values for argument {keyword!r}")
+        if max is not _NO_VALUE:
+            raise ValueError("[clip] Passing `min` or `max` keyword argument when `a_min` and "
+                             "`a_max` are provided is forbidden.")
+        min = a_min if a_min is not _NO_VALUE else min  # clip(x, lo, a_max=hi)
+        if min is _NO_VALUE:
+            raise TypeError("[clip] clip() missing 1 required positional argument: 'a_min'")
+        if a_max is _NO_VALUE:
+            raise TypeError("[clip] clip() missing 1 required positional argument: 'a_max'")
+        max = a_max
+    return _clip(a, None if min is _NO_VALUE else min, None if max is _NO_VALUE else max,
+                 out, **kwargs)
 
 
 def _clip(a, lo, hi, out, **kwargs):

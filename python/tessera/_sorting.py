@@ -42,21 +42,39 @@ def _no_order(api, order):
         raise ValueError(f"[{api}] Cannot specify order when the array has no fields.")
 
 
-def sort(a, axis=-1, kind=None, order=None, *, stable=None):
-    """A sorted copy along `axis` (None: flattened); NaN sorts last."""
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """A sorted copy along `axis` (None: flattened); NaN sorts last (first when
+    `descending`, the array API standard's keyword NumPy lacks)."""
     stable = _is_stable("sort", kind, stable)
     _no_order("sort", order)
     axis = None if axis is None else _index("sort", axis, "axis")
-    return _core._sort(operand(a), axis, stable)
+    out = _core._sort(operand(a), axis, stable)
+    return _reversed(out, -1 if axis is None else axis) if descending else out
 
 
-def argsort(a, axis=-1, kind=None, order=None, *, stable=None):
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """Indices that sort `a` along `axis` (None: flattened). Always the stable order, which
-    every kind may return."""
+    every kind may return; `descending` (the array API standard's keyword) keeps equal
+    elements in their order too."""
     _is_stable("argsort", kind, stable)
     _no_order("argsort", order)
     axis = None if axis is None else _index("argsort", axis, "axis")
-    return _core._argsort(*_zero_d("argsort", operand(a), axis))
+    a, axis = _zero_d("argsort", operand(a), axis)
+    if not descending:
+        return _core._argsort(a, axis)
+    if axis is None:
+        a, axis = a.ravel(), -1
+    if not -a.ndim <= axis < a.ndim:
+        raise _axis_error("argsort", axis, a.ndim)
+    # The stable ascending order of the reversed row, read backwards, is the stable
+    # descending order of the row, counted from the row's other end.
+    order_of_reversed = _core._argsort(_reversed(a, axis), axis)
+    return (a.shape[axis] - 1) - _reversed(order_of_reversed, axis)
+
+
+def _reversed(a, axis):
+    from ._joining import flip
+    return flip(a, axis)
 
 
 def sort_complex(a):

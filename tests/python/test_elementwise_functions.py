@@ -2,6 +2,7 @@
 array_equal, array_equiv, round/around, fix, real, imag, angle, and the ndarray methods
 astype (casting=, copy=, order=), clip, round, conj and conjugate, checked against NumPy."""
 
+import inspect
 
 import numpy as np
 import pytest
@@ -232,10 +233,9 @@ def test_clip_keywords(device):
         lambda m, a: m.clip(a, a_min=-3),
         lambda m, a: m.clip(a),
         lambda m, a: m.clip(a, None, None),
-        lambda m, a: m.clip(a, -3),
-        lambda m, a: m.clip(a, -3, 4, min=-3),
-        lambda m, a: m.clip(a, min=-3, a_max=4),
         lambda m, a: m.clip(a, -3, 4, foo=1),
+        lambda m, a: m.clip(a, -3, 4, a_min=-3),
+        lambda m, a: m.clip(a, -3, a_min=-3, a_max=4),
         lambda m, a: a.clip(min=1, max=2),
         lambda m, a: a.clip(max=2),
         lambda m, a: a.clip(),
@@ -243,6 +243,20 @@ def test_clip_keywords(device):
     ]
     for call in calls:
         same_outcome(lambda: call(np, x), lambda: call(tp, t), "clip", signature=True)
+
+
+def test_clip_array_api_bounds(device):
+    """The array API standard's clip(x, /, min=None, max=None): the second and third
+    parameters are min and max, so one positional bound clips one side (NumPy raises)."""
+    x = sample((3, 4), np.float32)
+    t = tp.array(x)
+    assert_same(tp.clip(t, -0.5), np.clip(x, -0.5, None))
+    assert_same(tp.clip(t, None, 0.5), np.clip(x, None, 0.5))
+    assert_same(tp.clip(t, max=0.5), np.clip(x, max=0.5))
+    params = list(inspect.signature(tp.clip).parameters)
+    assert params[1:3] == ["min", "max"]
+    with pytest.raises(TypeError, match="clip"):
+        tp.clip(t, -3, 4, min=-3)
 
 
 def test_clip_out(device):

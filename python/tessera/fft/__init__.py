@@ -303,18 +303,34 @@ def _frequency_count(api, n, d):
     return n
 
 
-def fftfreq(n, d=1.0, device=None):
-    """The sample frequencies of an n-point transform with sample spacing d."""
+def fftfreq(n, d=1.0, device=None, *, dtype=None):
+    """The sample frequencies of an n-point transform with sample spacing d, as `dtype` (a
+    real floating dtype, float64 by default: the array API standard's keyword)."""
+    dtype = _frequency_dtype("fftfreq", dtype)
     n = _frequency_count("fftfreq", n, d)
     positive = arange(0, (n - 1) // 2 + 1, dtype=np.int64, device=device)
     negative = arange(-(n // 2), 0, dtype=np.int64, device=device)
-    return multiply(concatenate((positive, negative)), 1.0 / (n * d))
+    return multiply(concatenate((positive, negative)), 1.0 / (n * d), dtype=dtype)
 
 
-def rfftfreq(n, d=1.0, device=None):
-    """The non-negative sample frequencies of an n-point real transform."""
+def rfftfreq(n, d=1.0, device=None, *, dtype=None):
+    """The non-negative sample frequencies of an n-point real transform, as `dtype`."""
+    dtype = _frequency_dtype("rfftfreq", dtype)
     n = _frequency_count("rfftfreq", n, d)
-    return multiply(arange(0, n // 2 + 1, dtype=np.int64, device=device), 1.0 / (n * d))
+    return multiply(arange(0, n // 2 + 1, dtype=np.int64, device=device), 1.0 / (n * d),
+                    dtype=dtype)
+
+
+def _frequency_dtype(api, dtype):
+    if dtype is None:
+        return np.dtype(np.float64)
+    try:
+        dtype = np.dtype(dtype)
+    except TypeError as error:
+        raise TypeError(f"[{api}] {error}") from None
+    if dtype.kind != "f":
+        raise ValueError(f"[{api}] dtype must be a real floating dtype, got {dtype}")
+    return dtype
 
 
 def _shifts(api, x, axes, sign):
