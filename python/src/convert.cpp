@@ -183,4 +183,16 @@ void warn_complex_cast(DType from, DType to) {
   }
 }
 
+std::string typestr(DType dtype) {
+  const DTypeInfo& info = dtype_info(dtype);
+  return std::string(info.itemsize == 1 ? "|" : "<") + info.kind + std::to_string(info.itemsize);
+}
+
+std::shared_ptr<void> keep_alive(nb::handle owner) {
+  return std::shared_ptr<void>(nb::borrow(owner).release().ptr(), [](void* p) {
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(p));
+  });
+}
+
 }  // namespace tessera::py

@@ -3,6 +3,7 @@
 
 #include <nanobind/nanobind.h>
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -46,6 +47,13 @@ std::optional<bool> to_copy(nb::handle obj, const char* api);
 // a real or integer dtype; bool only tests for non-zero). Raises what the warnings filter
 // makes of it.
 void warn_complex_cast(DType from, DType to);
+
+// The array interfaces' typestr of a dtype ("<f8", "|b1"): tessera's data is little-endian.
+std::string typestr(DType dtype);
+
+// Keeps `owner` alive for as long as an engine buffer uses memory it owns (released with
+// the GIL taken).
+std::shared_ptr<void> keep_alive(nb::handle owner);
 
 // Python's own message for "x cannot be interpreted as an integer" style conversions.
 int64_t to_int64(nb::handle obj, const char* api, const char* what);

@@ -13,11 +13,6 @@
 namespace tessera::py {
 namespace {
 
-std::string typestr(DType dtype) {
-  const DTypeInfo& info = dtype_info(dtype);
-  return std::string(info.itemsize == 1 ? "|" : "<") + info.kind + std::to_string(info.itemsize);
-}
-
 // `shared`: the memory is handed to outside code for as long as it likes, so it may be
 // written behind tessera's back (see Buffer::mark_exported). Otherwise a read-only view
 // for tessera's own short-lived reads (printing, tolist, item).
@@ -125,15 +120,6 @@ NdArray& unwrap(nb::handle obj) {
 }
 
 namespace {
-
-// Keeps `owner` alive for as long as an engine buffer uses memory it owns (released with
-// the GIL taken).
-std::shared_ptr<void> keep_alive(nb::handle owner) {
-  return std::shared_ptr<void>(nb::borrow(owner).release().ptr(), [](void* p) {
-    nb::gil_scoped_acquire gil;
-    Py_DECREF(static_cast<PyObject*>(p));
-  });
-}
 
 // An array over device memory that a tessera.cuda.MemoryPointer points at (CuPy's
 // ndarray(shape, dtype, memptr=)); the pointer keeps the memory alive.
@@ -379,6 +365,7 @@ void bind_ndarray(nb::module_& m) {
 
   bind_indexing(cls);
   bind_ufuncs(m, cls);
+  bind_cuda_exchange(m, cls);
   bind_reductions(m);
   bind_sorting(m);
   bind_linalg(m);

@@ -66,6 +66,7 @@ void bind_runtime(nb::module_& m);
 void bind_cuda(nb::module_& m);
 void bind_errstate(nb::module_& m);
 void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class);
+void bind_cuda_exchange(nb::module_& m, nb::class_<NdArray>& array_class);
 void bind_reductions(nb::module_& m);
 void bind_sorting(nb::module_& m);
 void bind_jit(nb::module_& m);

@@ -59,6 +59,10 @@ def _asarray(obj, dtype, order, device, copy, api):
         raise ValueError(f"[{api}] order must be one of 'C', 'F', 'A', 'K', got {order!r}")
     if isinstance(obj, ndarray):
         return _from_tessera(obj, dtype, order, device, copy, api)
+    if not isinstance(obj, (np.ndarray, np.generic)) and hasattr(obj, "__cuda_array_interface__"):
+        # Another library's device array: shared, not copied through the host.
+        shared = _core._from_cuda_interface(obj, api)
+        return _from_tessera(shared, dtype, order, device, copy, api)
     host = native(_host_array(obj, dtype, order, api), api)
     shares = host is obj
     dev = _device_of(device, _core._current_device())

@@ -162,6 +162,28 @@ void wait_event(const Stream& stream, const Event& event) {
         "Stream.wait_event");
 }
 
+void wait_for_stream(const Stream& stream, uintptr_t handle) {
+  if (handle == stream.handle()) return;  // a stream runs its own work in order already
+  Event producer_done(stream.device().index, /*timing=*/false);
+  activate(stream.device().index, "wait_for_stream");
+  check(driver()->cuEventRecord(event_handle(producer_done.handle()),
+                                reinterpret_cast<CUstream>(handle)),
+        "wait_for_stream", "recording an event on stream " + std::to_string(handle));
+  // Destroying the event right after is safe: the driver keeps what the wait needs.
+  wait_event(stream, producer_done);
+}
+
+int pointer_device(uintptr_t ptr) {
+  const DriverApi* d = driver();
+  if (!d || ptr == 0) return -1;
+  int ordinal = -1;
+  const CUresult r =
+      d->cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr);
+  if (r == CUDA_ERROR_INVALID_VALUE) return -1;
+  check(r, "pointer_device");
+  return ordinal;
+}
+
 uintptr_t host_device_pointer(uintptr_t host) {
   activate(0, "mapped_array");
   CUdeviceptr ptr = 0;

@@ -41,6 +41,13 @@ constexpr unsigned CU_EVENT_BLOCKING_SYNC = 0x1;
 constexpr unsigned CU_EVENT_DISABLE_TIMING = 0x2;
 constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 0x1;
 constexpr unsigned CU_MEMHOSTALLOC_DEVICEMAP = 0x2;
+// The driver's names for the default streams, valid wherever a stream handle is (and the
+// stream values of the CUDA array interface): the legacy default stream, and the calling
+// thread's own default stream.
+inline const CUstream CU_STREAM_LEGACY = reinterpret_cast<CUstream>(uintptr_t{1});
+inline const CUstream CU_STREAM_PER_THREAD = reinterpret_cast<CUstream>(uintptr_t{2});
+// CUpointer_attribute: the ordinal of the device whose memory a pointer points into.
+constexpr int CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9;
 
 // The device attributes tessera reads (CUdevice_attribute values).
 enum DeviceAttribute : int {
@@ -107,6 +114,8 @@ struct DriverApi {
                                 CUcontext src_context, size_t bytes, CUstream stream);
   CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t count,
                               CUstream stream);
+  // CUDA_ERROR_INVALID_VALUE for a pointer into no device allocation.
+  CUresult (*cuPointerGetAttribute)(void* data, int attribute, CUdeviceptr ptr);
   CUresult (*cuStreamCreate)(CUstream* stream, unsigned flags);
   CUresult (*cuStreamDestroy)(CUstream stream);  // _v2
   CUresult (*cuStreamSynchronize)(CUstream stream);

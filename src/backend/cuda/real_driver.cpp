@@ -39,6 +39,7 @@ const DriverApi* load() {
       resolve(library, "cuMemcpyDtoDAsync_v2", api.cuMemcpyDtoDAsync) &&
       resolve(library, "cuMemcpyPeerAsync", api.cuMemcpyPeerAsync) &&
       resolve(library, "cuMemsetD8Async", api.cuMemsetD8Async) &&
+      resolve(library, "cuPointerGetAttribute", api.cuPointerGetAttribute) &&
       resolve(library, "cuStreamCreate", api.cuStreamCreate) &&
       resolve(library, "cuStreamDestroy_v2", api.cuStreamDestroy) &&
       resolve(library, "cuStreamSynchronize", api.cuStreamSynchronize) &&

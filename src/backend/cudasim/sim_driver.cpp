@@ -183,11 +183,13 @@ thread_local int current_device = -1;  // the current context's device
 CUcontext context_of(int device) { return reinterpret_cast<CUcontext>(uintptr_t(device) + 1); }
 int device_of(CUcontext context) { return static_cast<int>(reinterpret_cast<uintptr_t>(context)) - 1; }
 
-// The stream a handle names: 0 is the current device's default stream.
+// The stream a handle names: 0, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are the current
+// device's default stream (the simulator has one per device, which no other stream waits
+// for implicitly).
 std::shared_ptr<SimStream> stream_of(CUstream handle) {
   Simulator& s = sim();
   std::lock_guard lock(s.mutex);
-  if (!handle) {
+  if (!handle || handle == CU_STREAM_LEGACY || handle == CU_STREAM_PER_THREAD) {
     if (current_device < 0) return nullptr;
     return s.devices[current_device].default_stream;
   }
@@ -448,6 +450,21 @@ CUresult mem_free(CUdeviceptr ptr) {
   d.allocations.erase(ptr);
   cudasim::free_device_memory(reinterpret_cast<void*>(ptr), counted);
   return CUDA_SUCCESS;
+}
+CUresult pointer_attribute(void* data, int attribute, CUdeviceptr ptr) {
+  if (attribute != CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL) {
+    return fail(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: the simulator answers only "
+                                          "CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL");
+  }
+  Simulator& s = sim();
+  std::lock_guard lock(s.mutex);
+  for (size_t i = 0; i < s.devices.size(); ++i) {
+    if (in_allocation(s.devices[i].allocations, ptr, 1)) {
+      *static_cast<int*>(data) = static_cast<int>(i);
+      return CUDA_SUCCESS;
+    }
+  }
+  return fail(CUDA_ERROR_INVALID_VALUE, "cuPointerGetAttribute: not a device pointer");
 }
 CUresult host_alloc(void** ptr, size_t bytes, unsigned) {
   const size_t rounded = (std::max<size_t>(bytes, 1) + 4095) / 4096 * 4096;
@@ -784,7 +801,7 @@ const DriverApi* simulated_driver() {
       device_name, device_attribute, device_total_mem, primary_context, set_current,
       context_synchronize, mem_info, mem_alloc, mem_free, host_alloc, free_host,
       host_device_pointer, copy_htod, copy_dtoh, copy_dtod, copy_peer, memset_d8,
-      stream_create, stream_destroy, stream_synchronize, stream_query, stream_wait_event,
+      pointer_attribute, stream_create, stream_destroy, stream_synchronize, stream_query, stream_wait_event,
       event_create, event_record, event_query, event_synchronize, event_elapsed, event_destroy,
       module_load, module_function, module_unload, launch, launch_host_func,
       launch_cooperative, occupancy, last_detail, cudasim::checking_bounds()};
