@@ -57,10 +57,11 @@ class Event {
 float elapsed_ms(const Event& start, const Event& end);
 // Work queued on `stream` after this call waits for `event`.
 void wait_event(const Stream& stream, const Event& event);
-// Work queued on `stream` after this call waits for the work queued so far on the stream
-// with driver handle `handle` of the same device (another library's stream; 1 and 2 are the
-// driver's legacy and per-thread default streams), through an event: the host does not wait.
-void wait_for_stream(const Stream& stream, uintptr_t handle);
+// Work queued on `waiter` after this call waits for the work queued so far on `producer`, a
+// stream of the same device, through an event: the host does not wait. Either may be
+// another library's stream (a Stream over its driver handle; 1 and 2 are the driver's
+// legacy and per-thread default streams).
+void stream_wait(const Stream& waiter, const Stream& producer);
 
 // The CUDA device whose memory `ptr` points into; -1 when it is no device's (host memory),
 // or when there is no CUDA.

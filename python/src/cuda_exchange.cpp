@@ -1,11 +1,14 @@
-// The CUDA array interface (version 3), both ways: tessera's CUDA arrays export it, so CuPy,
-// Numba and PyTorch take them without a copy, and asarray takes another library's device
-// arrays through it. Each side names the stream its work is queued on; the consumer orders
-// its own stream after the producer's with an event, never by waiting on the host.
+// Device arrays shared with other libraries without a copy, both ways, through the two
+// exchange formats: the CUDA array interface (version 3) and DLPack (1.x capsules; nanobind
+// builds and reads them). Streams are ordered with events, never by waiting on the host:
+// with the interface the producer names its stream and the consumer waits for it; with
+// DLPack the consumer names its stream and the producer makes it wait.
 
+#include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 
 #include <string>
+#include <vector>
 
 #include "convert.h"
 #include "ndarray.h"
@@ -107,7 +110,8 @@ Array import_interface(nb::handle owner, const char* api) {
       throw ValueError(std::string("[") + api + "] __cuda_array_interface__ stream 0 is "
                        "ambiguous and not allowed (1 is the legacy default stream)");
     }
-    cuda::wait_for_stream(current_stream(Device::cuda(device)), stream);
+    const Device dev = Device::cuda(device);
+    cuda::stream_wait(current_stream(dev), Stream(dev, stream));
   }
   // The buffer spans the lowest to the highest address the strides reach.
   int64_t lo = 0, hi = itemsize;
@@ -122,6 +126,125 @@ Array import_interface(nb::handle owner, const char* api) {
   return a;
 }
 
+// DLPack's device types (DLDeviceType).
+constexpr int kDLCUDA = 2;
+
+nb::dlpack::dtype dlpack_dtype(DType dtype) {
+  using nb::dlpack::dtype_code;
+  const DTypeInfo& info = dtype_info(dtype);
+  const dtype_code code = info.kind == 'b'   ? dtype_code::Bool
+                          : info.kind == 'i' ? dtype_code::Int
+                          : info.kind == 'u' ? dtype_code::UInt
+                          : info.kind == 'f' ? dtype_code::Float
+                                             : dtype_code::Complex;
+  return {static_cast<uint8_t>(code), static_cast<uint8_t>(info.itemsize * 8), 1};
+}
+
+DType dtype_of(nb::dlpack::dtype d, const char* api) {
+  using nb::dlpack::dtype_code;
+  char kind = 0;
+  switch (static_cast<dtype_code>(d.code)) {
+    case dtype_code::Bool: kind = 'b'; break;
+    case dtype_code::Int: kind = 'i'; break;
+    case dtype_code::UInt: kind = 'u'; break;
+    case dtype_code::Float: kind = 'f'; break;
+    case dtype_code::Complex: kind = 'c'; break;
+    default: break;
+  }
+  if (kind && d.lanes == 1) {
+    const std::string name = std::string(1, kind) + std::to_string(d.bits / 8);
+    return to_dtype(numpy().attr("dtype")(nb::str(name.c_str())), DType::Float64, api);
+  }
+  throw nb::buffer_error((std::string("[") + api + "] DLPack dtype (code " +
+                          std::to_string(d.code) + ", " + std::to_string(d.bits) + " bits, " +
+                          std::to_string(d.lanes) + " lanes) has no tessera equivalent")
+                             .c_str());
+}
+
+// A DLPack capsule of a CUDA array. `stream` is the consumer's (None: the legacy default
+// stream, -1: the consumer orders nothing), which is made to wait for the current one.
+nb::object export_dlpack(nb::handle obj, nb::handle stream, bool versioned) {
+  const Array& a = unwrap(obj).array;
+  const Device dev = a.device();
+  void* data = a.size() ? static_cast<void*>(a.data()) : nullptr;  // queues pending work
+  a.buffer()->mark_exported();
+  const int64_t consumer = stream.is_none() ? 1 : nb::cast<int64_t>(stream);
+  if (consumer != -1) {
+    if (consumer <= 0) {
+      throw ValueError("[__dlpack__] stream " + std::to_string(consumer) + " is not a CUDA "
+                       "stream (0 is ambiguous; 1 is the legacy default stream, -1 orders "
+                       "nothing)");
+    }
+    cuda::stream_wait(Stream(dev, static_cast<uintptr_t>(consumer)), current_stream(dev));
+  }
+  const int64_t itemsize = dtype_info(a.dtype()).itemsize;
+  std::vector<size_t> shape(a.shape().begin(), a.shape().end());
+  std::vector<int64_t> strides;
+  for (int64_t s : a.strides()) strides.push_back(s / itemsize);  // DLPack counts elements
+  const nb::dlpack::dtype dt = dlpack_dtype(a.dtype());
+  // nanobind's array-API object, whose __dlpack__ builds the capsule.
+  nb::object tensor =
+      a.writeable()
+          ? nb::cast(nb::ndarray<nb::array_api>(data, shape.size(), shape.data(), obj,
+                                                strides.data(), dt, kDLCUDA, dev.index))
+          : nb::cast(nb::ndarray<nb::array_api, nb::ro>(data, shape.size(), shape.data(), obj,
+                                                        strides.data(), dt, kDLCUDA,
+                                                        dev.index));
+  if (versioned) return tensor.attr("__dlpack__")(nb::arg("max_version") = nb::make_tuple(1, 0));
+  return tensor.attr("__dlpack__")();
+}
+
+// An array over the CUDA memory a DLPack capsule describes, which the capsule's producer
+// keeps alive until the array lets go.
+nb::object import_dlpack(nb::handle capsule, nb::handle owner, const char* api) {
+  nb::ndarray<> tensor;
+  bool readonly = false;
+  if (!nb::try_cast(capsule, tensor)) {
+    nb::ndarray<nb::ro> frozen;
+    if (!nb::try_cast(capsule, frozen)) {
+      throw TypeError(std::string("[") + api + "] not a DLPack capsule tessera can read (or "
+                      "one already consumed)");
+    }
+    tensor = nb::ndarray<>(frozen);
+    readonly = true;
+  }
+  if (tensor.device_type() != kDLCUDA) {
+    throw nb::buffer_error((std::string("[") + api + "] the capsule is for DLPack device type " +
+                            std::to_string(tensor.device_type()) + ", not CUDA")
+                               .c_str());
+  }
+  const int device = tensor.device_id();
+  if (device < 0 || device >= cuda::device_count()) {
+    throw nb::buffer_error((std::string("[") + api + "] the capsule is for cuda:" +
+                            std::to_string(device) + ", which this machine does not have")
+                               .c_str());
+  }
+  const DType dtype = dtype_of(tensor.dtype(), api);
+  const int64_t itemsize = dtype_info(dtype).itemsize;
+  Dims shape, strides;
+  for (size_t i = 0; i < tensor.ndim(); ++i) {
+    shape.push_back(static_cast<int64_t>(tensor.shape(i)));
+    strides.push_back(tensor.stride(i) * itemsize);
+  }
+  if (shape.product() == 0) return wrap(Array::empty(shape, dtype, Device::cuda(device)));
+  int64_t lo = 0, hi = itemsize;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    const int64_t span = (shape[i] - 1) * strides[i];
+    (span < 0 ? lo : hi) += span;
+  }
+  // The capsule's deleter may run Python code of its producer: drop it with the GIL held.
+  std::shared_ptr<void> held(new nb::ndarray<>(std::move(tensor)), [](void* p) {
+    nb::gil_scoped_acquire gil;
+    delete static_cast<nb::ndarray<>*>(p);
+  });
+  auto* first = reinterpret_cast<std::byte*>(static_cast<nb::ndarray<>*>(held.get())->data());
+  auto buffer = Buffer::wrap(Device::cuda(device), first + lo, static_cast<size_t>(hi - lo),
+                             std::move(held));
+  Array a(std::move(buffer), dtype, shape, strides, -lo);
+  a.set_writeable(!readonly);
+  return nb::cast(NdArray{std::move(a), nb::borrow(owner)});
+}
+
 }  // namespace
 
 void bind_cuda_exchange(nb::module_& m, nb::class_<NdArray>& cls) {
@@ -131,6 +254,11 @@ void bind_cuda_exchange(nb::module_& m, nb::class_<NdArray>& cls) {
   m.def("_from_cuda_interface", [](nb::handle obj, const std::string& api) {
     return nb::cast(NdArray{import_interface(obj, api.c_str()), nb::borrow(obj)});
   }, nb::arg("obj"), nb::arg("api"));
+  m.def("_dlpack_export", &export_dlpack, nb::arg("array"), nb::arg("stream").none(),
+        nb::arg("versioned"));
+  m.def("_dlpack_import", [](nb::handle capsule, nb::handle owner, const std::string& api) {
+    return import_dlpack(capsule, owner, api.c_str());
+  }, nb::arg("capsule"), nb::arg("owner"), nb::arg("api"));
 }
 
 }  // namespace tessera::py

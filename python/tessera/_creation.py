@@ -154,11 +154,39 @@ def from_dlpack(x, /, *, device=None, copy=None):
     """An array sharing memory with a DLPack producer (copied when `copy` or moved)."""
     if isinstance(x, ndarray):
         return _from_tessera(x, None, None, device, copy, "from_dlpack")
+    if _dlpack_device_type(x) == _DL_CUDA:
+        return _from_tessera(_cuda_dlpack(x), None, None, device, copy, "from_dlpack")
     try:
         host = np.from_dlpack(x)
     except (BufferError, TypeError, RuntimeError, AttributeError) as error:
         raise prefixed("from_dlpack", error) from None
     return _asarray(host, None, None, device, copy, "from_dlpack")
+
+
+_DL_CUDA = 2  # DLPack's device type of CUDA memory
+
+
+def _dlpack_device_type(x):
+    try:
+        return int(x.__dlpack_device__()[0])
+    except (AttributeError, TypeError, ValueError, IndexError):
+        return None
+
+
+def _cuda_dlpack(x):
+    """A tessera array sharing the CUDA memory of a DLPack producer: the producer is asked
+    for a capsule ordered before the current stream of its device (DLPack's stream
+    handshake: the consumer names its stream, the producer makes it wait)."""
+    index = int(x.__dlpack_device__()[1])
+    if not _core._cuda.is_available() or not 0 <= index < _core._cuda.device_count():
+        raise BufferError(f"[from_dlpack] the array is on cuda:{index}, which this machine "
+                          "does not have")
+    stream = _core._cuda._Stream.current(index).ptr or 1  # 1: the legacy default stream
+    try:
+        capsule = x.__dlpack__(stream=stream, max_version=(1, 0))
+    except TypeError:  # a producer older than DLPack 1.0 (no max_version)
+        capsule = x.__dlpack__(stream=stream)
+    return _core._dlpack_import(capsule, x, "from_dlpack")
 
 
 def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):

@@ -272,13 +272,34 @@ def __deepcopy__(self, memo):
     return self.copy(order="K")
 
 
+_DL_CPU, _DL_CUDA = 1, 2  # DLPack's device types
+
+
 def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
-    if self.device.kind != "cpu":
-        raise BufferError(f"[__dlpack__] export from {self.device} is not supported yet")
-    kwargs = {"copy": copy, "dl_device": dl_device}
-    if max_version is not None:
-        kwargs["max_version"] = max_version
-    return np.asarray(self).__dlpack__(**kwargs)
+    """A DLPack capsule of this array: its own memory unless `copy` (or `dl_device` is the
+    host, (1, 0), for a CUDA array: a copy there). For a CUDA array `stream` is the
+    consumer's stream (None: the legacy default stream, -1: none), which is made to wait
+    for this array's pending work through an event."""
+    if dl_device is not None:
+        dl_device = tuple(dl_device)
+    if self.device.kind == "cpu":
+        kwargs = {"copy": copy, "dl_device": dl_device}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        return np.asarray(self).__dlpack__(**kwargs)
+    if dl_device == (_DL_CPU, 0):
+        if copy is False:
+            raise BufferError(f"[__dlpack__] the array is on {self.device}: giving it to the "
+                              "host takes a copy, and copy=False forbids one")
+        host_kwargs = {} if max_version is None else {"max_version": max_version}
+        return self.get().__dlpack__(**host_kwargs)
+    if dl_device not in (None, (_DL_CUDA, self.device.id)):
+        raise BufferError(f"[__dlpack__] cannot export an array of {self.device} to DLPack "
+                          f"device {dl_device}; allowed: {(_DL_CUDA, self.device.id)} or "
+                          f"{(_DL_CPU, 0)}")
+    source = self.copy() if copy else self
+    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    return _core._dlpack_export(source, stream, versioned)
 
 
 def __dlpack_device__(self):

@@ -199,3 +199,136 @@ def test_cuda_jit_kernels_take_imported_and_exported_arrays(cuda0):
     imported = tp.asarray(foreign_view(source))
     double[1, 32](imported)
     np.testing.assert_array_equal(source.get(), np.arange(8.0) * 4)
+
+
+# ---------------------------------------------------------------------------------------
+# DLPack for CUDA arrays
+
+class Producer:
+    """Another library's DLPack producer: it hands out capsules of `array`'s memory, its work
+    queued on its own `stream` (current while it exports, as in a library of its own)."""
+
+    def __init__(self, array, device=None, stream=None):
+        self.array, self.device, self.stream = array, device, stream
+        self.asked = []
+
+    def __dlpack__(self, **kwargs):
+        self.asked.append(kwargs)
+        if self.stream is None:
+            return self.array.__dlpack__(**kwargs)
+        with self.stream:
+            return self.array.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self.device or self.array.__dlpack_device__()
+
+
+def capsule_name(capsule):
+    import ctypes
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype, get_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    return get_name(capsule).decode()
+
+
+def test_dlpack_export_of_a_cuda_array(cuda0):
+    a = tp.asarray(np.arange(6.0))
+    assert a.__dlpack_device__() == (2, 0)
+    assert capsule_name(a.__dlpack__()) == "dltensor"
+    assert capsule_name(a.__dlpack__(max_version=(1, 0))) == "dltensor_versioned"
+    assert capsule_name(a.__dlpack__(max_version=(0, 8))) == "dltensor"
+    host = a.__dlpack__(dl_device=(1, 0), max_version=(1, 0))
+    np.testing.assert_array_equal(np.from_dlpack(Producer(host_capsule_source(host))),
+                                  np.arange(6.0))
+    with pytest.raises(BufferError, match="copy=False"):
+        a.__dlpack__(dl_device=(1, 0), copy=False)
+    with pytest.raises(BufferError, match=r"\(2, 0\)"):
+        a.__dlpack__(dl_device=(2, 5))
+    with pytest.raises(ValueError, match="stream 0"):
+        a.__dlpack__(stream=0)
+
+
+def host_capsule_source(capsule):
+    """A one-shot host producer around an already made capsule."""
+    class Once:
+        def __dlpack__(self, **kwargs):
+            return capsule
+
+        def __dlpack_device__(self):
+            return (1, 0)
+    return Once()
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint64, np.float16, np.float32,
+                                   np.complex64, np.complex128])
+@pytest.mark.parametrize("index", [(), (slice(None, None, -1), slice(1, None, 2)), (1, 2),
+                                   (slice(0, 0),)])
+def test_dlpack_round_trip_shares_memory(cuda0, dtype, index):
+    host = (np.arange(24).reshape(4, 6) % 5).astype(dtype)
+    original = tp.asarray(host)
+    source = original[index]
+    producer = Producer(source)
+    shared = tp.from_dlpack(producer)
+    assert producer.asked[0]["max_version"] == (1, 0)
+    assert shared.dtype == dtype and shared.shape == host[index].shape
+    assert shared.device == tp.Device("cuda:0")
+    np.testing.assert_array_equal(shared.get(), host[index])
+    if source.size:  # an empty array has no memory to share
+        assert shared.data_ptr == source.data_ptr
+        assert shared.base is producer
+        original[...] = 0
+        np.testing.assert_array_equal(shared.get(), np.zeros_like(host[index]))
+
+
+def test_dlpack_read_only_copy_and_device(cuda0):
+    source = tp.asarray(np.arange(4.0))
+    source.flags.writeable = False
+    frozen = tp.from_dlpack(Producer(source))
+    assert not frozen.flags.writeable
+    source.flags.writeable = True
+    copied = tp.from_dlpack(Producer(source), copy=True)
+    assert copied.data_ptr != source.data_ptr
+    np.testing.assert_array_equal(copied.get(), np.arange(4.0))
+    on_host = tp.from_dlpack(Producer(source), device="cpu")
+    assert on_host.device == tp.Device("cpu")
+    np.testing.assert_array_equal(on_host.get(), np.arange(4.0))
+    with pytest.raises(ValueError, match="Unable to avoid copy"):
+        tp.from_dlpack(Producer(source), device="cpu", copy=False)
+
+
+def test_dlpack_orders_the_consumers_stream(cuda0):
+    producer_stream = tp.cuda.Stream(non_blocking=True)
+    a = tp.asarray(np.arange(1000.0))
+    a.get()  # written before either stream starts
+    with producer_stream:
+        b = a * 3  # computed on the producer's stream (when the capsule is made)
+    producer = Producer(b, stream=producer_stream)
+    waits = _core._cuda.simulated_host_waits() if tp.cuda.runtime.is_simulated() else None
+    consumer = tp.cuda.Stream(non_blocking=True)
+    with consumer:
+        shared = tp.from_dlpack(producer)
+        total = tp.sum(shared)
+        if waits is not None:  # ordered by an event: the host did not wait
+            assert _core._cuda.simulated_host_waits() == waits
+        assert float(total) == 3 * 999 * 1000 / 2
+    assert producer.asked[0]["stream"] == consumer.ptr
+    b.__dlpack__(stream=-1)  # the consumer orders nothing itself
+
+
+def test_dlpack_refuses_devices_and_capsules_it_cannot_take(cuda0):
+    source = tp.asarray(np.arange(3.0))
+    with pytest.raises(BufferError, match="cuda:7"):
+        tp.from_dlpack(Producer(source, device=(2, 7)))
+    capsule = source.__dlpack__()
+    tp.from_dlpack(host_capsule_source_cuda(capsule))
+    with pytest.raises(TypeError, match="already consumed"):
+        tp.from_dlpack(host_capsule_source_cuda(capsule))
+
+
+def host_capsule_source_cuda(capsule):
+    class Once:
+        def __dlpack__(self, **kwargs):
+            return capsule
+
+        def __dlpack_device__(self):
+            return (2, 0)
+    return Once()

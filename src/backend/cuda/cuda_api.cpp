@@ -162,15 +162,18 @@ void wait_event(const Stream& stream, const Event& event) {
         "Stream.wait_event");
 }
 
-void wait_for_stream(const Stream& stream, uintptr_t handle) {
-  if (handle == stream.handle()) return;  // a stream runs its own work in order already
-  Event producer_done(stream.device().index, /*timing=*/false);
-  activate(stream.device().index, "wait_for_stream");
-  check(driver()->cuEventRecord(event_handle(producer_done.handle()),
-                                reinterpret_cast<CUstream>(handle)),
-        "wait_for_stream", "recording an event on stream " + std::to_string(handle));
+void stream_wait(const Stream& waiter, const Stream& producer) {
+  if (waiter == producer) return;  // a stream runs its own work in order already
+  if (waiter.device() != producer.device()) {
+    throw ValueError("[stream_wait] the streams are on " + waiter.device().str() + " and " +
+                     producer.device().str());
+  }
+  Event producer_done(producer.device().index, /*timing=*/false);
+  activate(producer.device().index, "stream_wait");
+  check(driver()->cuEventRecord(event_handle(producer_done.handle()), stream_handle(producer)),
+        "stream_wait", "recording an event on stream " + std::to_string(producer.handle()));
   // Destroying the event right after is safe: the driver keeps what the wait needs.
-  wait_event(stream, producer_done);
+  wait_event(waiter, producer_done);
 }
 
 int pointer_device(uintptr_t ptr) {
