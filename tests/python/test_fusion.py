@@ -23,7 +23,7 @@ import pytest
 import tessera as tp
 
 from conftest import assert_same, reports_fp_errors, sample
-from oracle import assert_raises_type, host_shared
+from oracle import host_shared
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -122,7 +122,8 @@ MUTATIONS = {
 
 # Writes through NumPy's view of tessera memory: on a device that shares no memory with the
 # host (CUDA), np.asarray gives a host copy, whose writes reach nothing on the device, and
-# numpy.from_dlpack refuses device memory (BufferError).
+# numpy.from_dlpack refuses a capsule of device memory (NumPy's RuntimeError, as for CuPy's
+# and PyTorch's arrays).
 HOST_VIEW_MUTATIONS = {"numpy_view", "numpy_view_of_view", "dlpack_view", "numpy_view_before"}
 
 
@@ -133,7 +134,8 @@ def mutate(device, mutation, m, x, state):
     if host_shared(device) or mutation not in HOST_VIEW_MUTATIONS:
         MUTATIONS[mutation](m, x, state)
     elif m is tp and mutation == "dlpack_view":
-        assert_raises_type(BufferError, lambda: MUTATIONS[mutation](m, x, state))
+        with pytest.raises(RuntimeError, match="Unsupported device in DLTensor"):
+            MUTATIONS[mutation](m, x, state)
     elif m is tp:
         MUTATIONS[mutation](m, x, state)
 
@@ -225,7 +227,8 @@ def test_mutation_through_dlpack(device):
     assert_same(y, original + 1)
     t2 = tp.array(original)
     if not host_shared(device):  # NumPy imports no device memory
-        assert_raises_type(BufferError, lambda: np.from_dlpack(t2))
+        with pytest.raises(RuntimeError, match="Unsupported device in DLTensor"):
+            np.from_dlpack(t2)
         assert_same(t, original)  # a device copy of n
         return
     view = np.from_dlpack(t2)
@@ -441,7 +444,8 @@ def test_pending_through_python_apis(device):
     if host_shared(device):
         np.testing.assert_array_equal(np.from_dlpack(t * 2 + 1), expected)
     else:  # NumPy imports no device memory
-        assert_raises_type(BufferError, lambda: np.from_dlpack(t * 2 + 1))
+        with pytest.raises(RuntimeError, match="Unsupported device in DLTensor"):
+            np.from_dlpack(t * 2 + 1)
     assert float((t * 2 + 1)[0, 1]) == expected[0, 1]
     assert (t * 2 + 1).item(3) == expected.item(3)
     assert bool((t[0, 0] * 0 + 1)) is True
