@@ -259,6 +259,11 @@ from .cuda import get_default_pinned_memory_pool
 
 __version__ = "0.1.0"
 
+# Dask's arrays already imported: tessera's chunk type and functions join its dispatch now
+# (tessera.dask does it when imported, as Dask's backend entry point does).
+if "dask.array" in __import__("sys").modules:
+    from . import dask as _dask  # noqa: F401
+
 # Every ufunc (tessera.add, tessera.sin, ...) and NumPy's aliases for them.
 globals().update({name: getattr(_elementwise, name)
                   for name in (*_elementwise._UFUNCS, *_elementwise._ALIASES)})

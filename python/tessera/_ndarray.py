@@ -177,6 +177,11 @@ def __format__(self, spec):
 
 
 def _rebuild(host, device):
+    """An unpickled array: a CPU array on the CPU, a CUDA array on the current CUDA device
+    of the loading process or thread (as CuPy's unpickle; a Dask worker's device)."""
+    if device != "cpu":
+        here = _core._current_device()
+        device = str(here) if here.kind == "cuda" else "cuda:0"
     return _core._from_host(host, _core.Device(device), True, "K")
 
 
@@ -270,6 +275,17 @@ def __copy__(self):
 
 def __deepcopy__(self, memo):
     return self.copy(order="K")
+
+
+def __dask_tokenize__(self):
+    """Dask's token of the array, never through a host copy: a CPU array's is its contents'
+    (hashed in place, as Dask hashes NumPy arrays); a device array's is its identity and
+    layout (hashing device memory would need a pass over it, or a copy)."""
+    if self.device.kind == "cpu":
+        from dask.base import normalize_token
+        return ("tessera.ndarray", normalize_token(_host(self)))
+    return ("tessera.ndarray", str(self.device), self.dtype.str, self.shape, self.strides,
+            id(self))
 
 
 _DL_CPU, _DL_CUDA = 1, 2  # DLPack's device types
@@ -407,7 +423,7 @@ def _install():
         "tolist": tolist, "__iter__": __iter__, "__repr__": __repr__, "__str__": __str__,
         "__format__": __format__, "__reduce_ex__": __reduce_ex__, "__copy__": __copy__,
         "__deepcopy__": __deepcopy__, "__dlpack__": __dlpack__,
-        "__dlpack_device__": __dlpack_device__,
+        "__dlpack_device__": __dlpack_device__, "__dask_tokenize__": __dask_tokenize__,
         "__float__": _scalar_conversion("float", float),
         "__int__": _scalar_conversion("int", int),
         "__complex__": _scalar_conversion("complex", complex),

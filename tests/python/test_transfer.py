@@ -557,6 +557,23 @@ def test_pickle_inside_containers(device):
     assert loaded["b"][1] == 3
 
 
+def test_pickled_cuda_arrays_load_on_the_current_cuda_device():
+    """As CuPy's: what matters on loading is where the loading process works (a Dask
+    worker's device), not where the array was."""
+    if not tp.cuda.is_available() or tp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two CUDA devices (the simulator's in make test)")
+    with tp.Device("cuda:1"):
+        data = pickle.dumps(tp.arange(5.0))
+        assert pickle.loads(data).device == tp.Device("cuda:1")
+    with tp.Device("cuda:0"):
+        loaded = pickle.loads(data)
+        assert loaded.device == tp.Device("cuda:0")
+        assert_same(loaded, np.arange(5.0))
+    with tp.Device("cpu"):
+        assert pickle.loads(data).device == tp.Device("cuda:0")
+        assert pickle.loads(pickle.dumps(tp.arange(2))).device == tp.Device("cpu")
+
+
 def test_pickle_device(device):
     assert pickle.loads(pickle.dumps(device)) == device
 

@@ -426,7 +426,57 @@ def cuda_jit_cases(quick):
     ]
 
 
+_DASK_CLUSTER = {}
+
+
+def _dask_client():
+    """The course's set-up: a LocalCluster of worker processes (one per core), started once
+    for the group and closed at exit."""
+    if "client" not in _DASK_CLUSTER:
+        import atexit
+        import os
+
+        from distributed import Client, LocalCluster
+        cluster = LocalCluster(n_workers=min(os.cpu_count() or 1, 4), threads_per_worker=1,
+                               processes=True, dashboard_address=None)
+        client = Client(cluster)
+        _DASK_CLUSTER["client"] = client
+        atexit.register(lambda: (client.close(), cluster.close()))
+    return _DASK_CLUSTER["client"]
+
+
+def _dask_svd(compressed):
+    """Singular values of a tall-skinny Dask array whose chunks are xp's arrays (tessera's
+    or NumPy's), computed on the cluster; the compressed SVD draws its test matrix from
+    Dask's NumPy-backed random (the same for both)."""
+    def run(xp, x):
+        import dask.array as da
+        if xp is not np:
+            import tessera.dask  # noqa: F401  (tessera's functions in Dask's dispatch)
+        _dask_client()
+        a = da.from_array(x, chunks=(x.shape[0] // 8, x.shape[1]))
+        if compressed:
+            return da.linalg.svd_compressed(a, k=10, n_power_iter=2, seed=0)[1].compute()
+        return da.linalg.svd(a)[1].compute()
+    return run
+
+
+def dask_cases(quick):
+    """The course's scale-out demo: Dask's SVD over chunks on a LocalCluster of processes
+    (where dask and distributed are installed)."""
+    import importlib.util
+    if importlib.util.find_spec("distributed") is None:
+        return []
+    rows, cols = (100_000, 50) if not quick else (20_000, 50)
+    size = f"{rows}x{cols}"
+    inputs = lambda rng: (rng.standard_normal((rows, cols)),)  # noqa: E731
+    return [Case("dask svd (tall-skinny)", size, inputs, _dask_svd(False), rtol=1e-9,
+                 group="dask"),
+            Case("dask svd_compressed k=10", size, inputs, _dask_svd(True), rtol=1e-9,
+                 group="dask")]
+
+
 def all_cases(quick):
     return (foundation_cases(quick) + elementwise_cases(quick) + reduction_cases(quick)
             + classic_cases(quick) + course_cases(quick) + jit_cases(quick)
-            + cuda_jit_cases(quick))
+            + cuda_jit_cases(quick) + dask_cases(quick))

@@ -1,0 +1,166 @@
+"""Dask on tessera arrays, with Dask used as it is: tessera arrays as chunks of Dask arrays.
+
+``dask.config.set({"array.backend": "tessera"})`` makes ``da.ones``, ``da.zeros``,
+``da.empty``, ``da.full``, ``da.arange`` and ``da.random`` build tessera chunks (on the
+current tessera device), and ``x.to_backend("tessera")`` moves a Dask array's chunks to
+tessera. Dask finds this module through the ``dask.array.backends`` entry point of
+tessera's package. Importing it (which ``import tessera`` does when Dask's arrays are
+already imported) registers tessera's functions with Dask's per-type dispatch
+(concatenate, take, tensordot, einsum, empty, divide, percentile, numel, nannumel,
+to_numpy), which Dask otherwise answers with NumPy's.
+"""
+
+import numpy as np
+
+import dask.array as da
+from dask import config
+from dask.array.backends import ArrayBackendEntrypoint
+from dask.array.chunk_types import register_chunk_type
+from dask.array.dispatch import (
+    concatenate_lookup,
+    divide_lookup,
+    einsum_lookup,
+    empty_lookup,
+    nannumel_lookup,
+    numel_lookup,
+    percentile_lookup,
+    take_lookup,
+    tensordot_lookup,
+    to_numpy_dispatch,
+)
+from dask.utils import Dispatch
+
+import tessera as tp
+
+__all__ = ["TesseraBackendEntrypoint", "register", "to_tessera_dispatch"]
+
+# What to_backend("tessera") calls on each chunk of another backend.
+to_tessera_dispatch = Dispatch("to_tessera_dispatch")
+
+
+def _numel(x, **kwargs):
+    """Dask's count of elements, as an array of x's device (Dask's own builds a NumPy one,
+    which a CUDA chunk cannot be combined with)."""
+    axis, keepdims = kwargs.get("axis"), kwargs.get("keepdims", False)
+    dtype = kwargs.get("dtype", np.float64)
+    if axis is None:
+        count = int(np.prod(x.shape, dtype=np.int64))
+        shape = (1,) * x.ndim if keepdims else ()
+    else:
+        axes = (axis,) if isinstance(axis, int) else tuple(axis)
+        axes = tuple(a % x.ndim for a in axes)
+        count = int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+        shape = tuple(1 if a in axes else n for a, n in enumerate(x.shape) if keepdims or
+                      a not in axes)
+    return tp.full(shape, count, dtype=dtype, device=x.device)
+
+
+def _nannumel(x, **kwargs):
+    return tp.sum(~tp.isnan(x), **kwargs)
+
+
+def _percentile(a, q, method="linear"):
+    """Dask's chunk percentile: the values at q, and the chunk's length."""
+    n = len(a)
+    if not n:
+        return None, n
+    return tp.percentile(a, tp.asarray(q, device=a.device), method=method), n
+
+
+def _einsum(*operands, **kwargs):
+    return tp.einsum(*operands, **kwargs)
+
+
+def _to_numpy(data, **kwargs):
+    return tp.asnumpy(data, **kwargs)
+
+
+def _from_host(data, **kwargs):
+    return tp.asarray(data, **kwargs)
+
+
+_registered = False
+
+
+def register():
+    """Registers tessera.ndarray with Dask: a chunk type, and tessera's functions for Dask's
+    per-type dispatch. Idempotent; importing this module calls it."""
+    global _registered
+    if _registered:
+        return
+    register_chunk_type(tp.ndarray)
+    concatenate_lookup.register(tp.ndarray, tp.concatenate)
+    take_lookup.register(tp.ndarray, tp.take)
+    tensordot_lookup.register(tp.ndarray, tp.tensordot)
+    einsum_lookup.register(tp.ndarray, _einsum)
+    empty_lookup.register(tp.ndarray, tp.empty)
+    divide_lookup.register(tp.ndarray, tp.divide)
+    percentile_lookup.register(tp.ndarray, _percentile)
+    numel_lookup.register(tp.ndarray, _numel)
+    nannumel_lookup.register(tp.ndarray, _nannumel)
+    to_numpy_dispatch.register(tp.ndarray, _to_numpy)
+    to_tessera_dispatch.register((object, np.ndarray), _from_host)
+    to_tessera_dispatch.register(tp.ndarray, lambda data, **kwargs: data)
+    _registered = True
+
+
+def _meta():
+    """An empty tessera array of the current device: what marks a Dask array's chunks as
+    tessera's."""
+    return tp.empty((0,))
+
+
+def _with_tessera_meta(name, *args, meta=None, **kwargs):
+    with config.set({"array.backend": "numpy"}):
+        return getattr(da, name)(*args, meta=_meta() if meta is None else meta, **kwargs)
+
+
+class TesseraBackendEntrypoint(ArrayBackendEntrypoint):
+    """Dask's array backend "tessera" (``dask.config.set({"array.backend": "tessera"})``)."""
+
+    def __init__(self):
+        register()
+
+    @classmethod
+    def to_backend_dispatch(cls):
+        return to_tessera_dispatch
+
+    @classmethod
+    def to_backend(cls, data, **kwargs):
+        if isinstance(data._meta, tp.ndarray):
+            return data
+        return data.map_blocks(cls.to_backend_dispatch(), meta=_meta(), **kwargs)
+
+    @property
+    def RandomState(self):  # noqa: N802 - Dask's name
+        return tp.random.RandomState
+
+    @property
+    def default_bit_generator(self):
+        raise NotImplementedError(
+            "[tessera.dask] Dask's Generator API (da.random.default_rng) needs a tessera "
+            "BitGenerator, which tessera does not have yet; da.random.RandomState works")
+
+    @staticmethod
+    def ones(*args, **kwargs):
+        return _with_tessera_meta("ones", *args, **kwargs)
+
+    @staticmethod
+    def zeros(*args, **kwargs):
+        return _with_tessera_meta("zeros", *args, **kwargs)
+
+    @staticmethod
+    def empty(*args, **kwargs):
+        return _with_tessera_meta("empty", *args, **kwargs)
+
+    @staticmethod
+    def full(*args, **kwargs):
+        return _with_tessera_meta("full", *args, **kwargs)
+
+    @staticmethod
+    def arange(*args, like=None, **kwargs):
+        with config.set({"array.backend": "numpy"}):
+            return da.arange(*args, like=_meta() if like is None else like, **kwargs)
+
+
+register()
