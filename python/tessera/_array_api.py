@@ -24,11 +24,13 @@ def _namespace():
     return sys.modules["tessera"]
 
 
-def _dtype_of(x, api):
-    """The dtype `x` names: a dtype, a scalar type, or an array (tessera's or not)."""
+def _numpy_info(api, numpy_info, x):
+    """NumPy's finfo or iinfo of the dtype `x` names: a dtype, a scalar type, or an array
+    (tessera's or not); NumPy's errors name tessera's function."""
     try:
-        return np.dtype(x.dtype if hasattr(x, "dtype") and not isinstance(x, type) else x)
-    except TypeError as error:
+        return numpy_info(np.dtype(x.dtype if hasattr(x, "dtype") and not isinstance(x, type)
+                                   else x))
+    except (TypeError, ValueError) as error:
         raise prefixed(api, error) from None
 
 
@@ -82,11 +84,7 @@ class finfo:
              "precision")
 
     def __init__(self, type):  # noqa: A002  (the standard's parameter name)
-        dtype = _dtype_of(type, "finfo")
-        try:
-            info = np.finfo(dtype)
-        except ValueError as error:
-            raise prefixed("finfo", error) from None
+        info = _numpy_info("finfo", np.finfo, type)
         self.dtype = info.dtype
         for name in self._FLOATS:
             setattr(self, name, float(getattr(info, name)))
@@ -102,11 +100,7 @@ class iinfo:
     """Machine limits of an integer dtype (NumPy's iinfo; also takes a tessera array)."""
 
     def __init__(self, type):  # noqa: A002  (the standard's parameter name)
-        dtype = _dtype_of(type, "iinfo")
-        try:
-            info = np.iinfo(dtype)
-        except ValueError as error:
-            raise prefixed("iinfo", error) from None
+        info = _numpy_info("iinfo", np.iinfo, type)
         self.dtype, self.kind = info.dtype, info.kind
         self.bits, self.min, self.max = int(info.bits), int(info.min), int(info.max)
 
