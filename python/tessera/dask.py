@@ -32,7 +32,7 @@ from dask.utils import Dispatch
 
 import tessera as tp
 
-__all__ = ["TesseraBackendEntrypoint", "register", "to_tessera_dispatch"]
+__all__ = ["TesseraBackendEntrypoint", "cuda_cluster", "register", "to_tessera_dispatch"]
 
 # What to_backend("tessera") calls on each chunk of another backend.
 to_tessera_dispatch = Dispatch("to_tessera_dispatch")
@@ -161,6 +161,35 @@ class TesseraBackendEntrypoint(ArrayBackendEntrypoint):
     def arange(*args, like=None, **kwargs):
         with config.set({"array.backend": "numpy"}):
             return da.arange(*args, like=_meta() if like is None else like, **kwargs)
+
+
+def cuda_cluster(devices=None, threads_per_worker=1, **kwargs):
+    """A ``distributed`` cluster on this machine with one worker process per CUDA device,
+    each worker's default tessera device its own (TESSERA_DEVICE=cuda:N in its process), so
+    the chunks a worker computes live on its device. `devices`: the device indices (all by
+    default); other keywords go to ``distributed.SpecCluster``.
+
+    >>> from distributed import Client
+    >>> with cuda_cluster() as cluster, Client(cluster) as client:
+    ...     ...
+    """
+    from distributed import Nanny, Scheduler, SpecCluster
+
+    if devices is None:
+        if not tp.cuda.is_available():
+            raise RuntimeError("[cuda_cluster] no CUDA device (and no simulator) is available")
+        devices = range(tp.cuda.runtime.getDeviceCount())
+    workers = {
+        f"cuda-{index}": {"cls": Nanny, "options": {
+            "nthreads": threads_per_worker,
+            "env": {"TESSERA_DEVICE": f"cuda:{index}"},
+        }}
+        for index in devices
+    }
+    if not workers:
+        raise ValueError("[cuda_cluster] no device given")
+    scheduler = {"cls": Scheduler, "options": {"dashboard_address": None}}
+    return SpecCluster(workers=workers, scheduler=scheduler, **kwargs)
 
 
 register()

@@ -1,6 +1,7 @@
 #include "tessera/device.h"
 
 #include <charconv>
+#include <cstdlib>
 
 #include "backend/cuda/runtime.h"
 #include "tessera/errors.h"
@@ -9,9 +10,16 @@
 namespace tessera {
 namespace {
 
-// CUDA device 0 when one is usable (a GPU, or the simulator), else the CPU.
+// What TESSERA_DEVICE names ("cpu", "cuda:1": the device of a process that serves one
+// device, such as a Dask worker), else CUDA device 0 when one is usable (a GPU, or the
+// simulator), else the CPU.
 Device default_device() {
-  static const Device device = cuda::device_count() > 0 ? Device::cuda(0) : Device::cpu();
+  static const Device device = [] {
+    if (const char* spec = std::getenv("TESSERA_DEVICE"); spec && *spec) {
+      return parse_device(spec, "TESSERA_DEVICE");
+    }
+    return cuda::device_count() > 0 ? Device::cuda(0) : Device::cpu();
+  }();
   return device;
 }
 

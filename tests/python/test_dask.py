@@ -143,3 +143,20 @@ def test_random_state_backend(device):
     out = assert_tessera_dask(x, device)
     assert out.shape == (100, 4)
     assert abs(float(tp.mean(out))) < 0.5
+
+
+def test_one_worker_per_cuda_device():
+    """tessera.dask.cuda_cluster: a worker process per device, each computing on its own."""
+    if not tp.cuda.is_available() or tp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two CUDA devices (the simulator's in make test)")
+    distributed = pytest.importorskip("distributed")
+
+    def where_chunks_go():
+        import tessera
+        return str(tessera.get_device()), str(tessera.ones(3).device)
+
+    with tessera.dask.cuda_cluster() as cluster, distributed.Client(cluster) as client:
+        seen = client.run(where_chunks_go)
+        assert sorted(seen.values()) == [("cuda:0", "cuda:0"), ("cuda:1", "cuda:1")]
+        x = da.from_array(tp.asarray(HOST), chunks=(3, 4))
+        close(x.sum(axis=0).compute(), HOST.sum(axis=0), rtol=1e-12)
