@@ -67,6 +67,10 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         raise ValueError("[concatenate] zero-dimensional arrays cannot be concatenated")
     axis = _axis("concatenate", axis, first.ndim)
     for i, a in enumerate(arrays[1:], 1):
+        if a.device != first.device:  # as CuPy: no implicit copy between devices
+            raise ValueError(f"[concatenate] arrays are on different devices: the array at "
+                             f"index 0 is on {first.device}, the array at index {i} on "
+                             f"{a.device}")
         if a.ndim != first.ndim:
             raise ValueError(f"[concatenate] all the input array dimensions except for the "
                              f"concatenation axis must match exactly, but the array at index 0 "

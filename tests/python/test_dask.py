@@ -160,3 +160,23 @@ def test_one_worker_per_cuda_device():
         assert sorted(seen.values()) == [("cuda:0", "cuda:0"), ("cuda:1", "cuda:1")]
         x = da.from_array(tp.asarray(HOST), chunks=(3, 4))
         close(x.sum(axis=0).compute(), HOST.sum(axis=0), rtol=1e-12)
+
+
+def test_a_graph_mixing_devices_is_refused():
+    """Chunks on two devices meet when the result is assembled: a clear error, no implicit
+    copy. (Chunks that Dask takes from an array of another device, with da.from_array, move
+    to the current device, as tessera.asarray and CuPy's asarray move them.)"""
+    if not tp.cuda.is_available() or tp.cuda.runtime.getDeviceCount() < 2:
+        pytest.skip("needs two CUDA devices (the simulator's in make test)")
+
+    def on_alternate_devices(block, block_id=None):
+        return tp.asarray(block, device=f"cuda:{block_id[0] % 2}")
+
+    with tp.Device("cuda:0"):
+        x = da.from_array(tp.ones(4), chunks=2).map_blocks(on_alternate_devices,
+                                                           meta=tp.empty((0,)))
+        with pytest.raises(ValueError, match=r"\[concatenate\] arrays are on different "
+                                             r"devices"):
+            x.compute()
+        moved = da.from_array(tp.ones(4, device="cuda:1"), chunks=2).compute()
+        assert moved.device == tp.Device("cuda:0")
