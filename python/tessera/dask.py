@@ -137,9 +137,8 @@ class TesseraBackendEntrypoint(ArrayBackendEntrypoint):
 
     @property
     def default_bit_generator(self):
-        raise NotImplementedError(
-            "[tessera.dask] Dask's Generator API (da.random.default_rng) needs a tessera "
-            "BitGenerator, which tessera does not have yet; da.random.RandomState works")
+        """Dask's Generator API (da.random.default_rng) spawns one per chunk."""
+        return tp.random.Philox
 
     @staticmethod
     def ones(*args, **kwargs):

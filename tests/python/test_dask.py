@@ -145,6 +145,19 @@ def test_random_state_backend(device):
     assert abs(float(tp.mean(out))) < 0.5
 
 
+def test_generator_backend(device):
+    """da.random.default_rng with tessera's Philox: a child bit generator per chunk (spawned
+    from its SeedSequence), the same numbers for the same seed, different chunks."""
+    with dask.config.set({"array.backend": "tessera"}):
+        draws = [da.random.default_rng(7).standard_normal((100, 4), chunks=(25, 4))
+                 for _ in range(2)]
+    first = assert_tessera_dask(draws[0], device)
+    np.testing.assert_array_equal(tp.asnumpy(first), tp.asnumpy(draws[1].compute()))
+    host = tp.asnumpy(first)
+    assert not np.array_equal(host[:25], host[25:50])
+    assert abs(host.mean()) < 0.3 and 0.7 < host.std() < 1.3
+
+
 def test_one_worker_per_cuda_device():
     """tessera.dask.cuda_cluster: a worker process per device, each computing on its own."""
     if not tp.cuda.is_available() or tp.cuda.runtime.getDeviceCount() < 2:

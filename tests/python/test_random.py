@@ -961,3 +961,23 @@ def test_errors(device, api, name, args, kwargs):
 def test_seed_errors(device, make, seed):
     assert_raises_like(lambda: getattr(np.random, make)(seed),
                        lambda: getattr(tp.random, make)(seed))
+
+
+def test_philox_bit_generator(device):
+    """tessera.random.Philox, as NumPy's bit generators are used: Generator(Philox(s)) is
+    Generator(s), a SeedSequence seeds it, spawn() gives independent children."""
+    assert_same(tp.random.default_rng(tp.random.Philox(11)).random(5),
+                tp.random.default_rng(11).random(5).get())
+    seq = np.random.SeedSequence(3)
+    assert_same(tp.random.Generator(tp.random.Philox(seq)).random(4),
+                tp.random.Generator(np.random.SeedSequence(3)).random(4).get())
+    children = tp.random.Philox(seq).spawn(3)
+    draws = [tp.random.default_rng(c).random(8).get() for c in children]
+    assert not np.array_equal(draws[0], draws[1]) and not np.array_equal(draws[1], draws[2])
+    again = [tp.random.default_rng(c).random(8).get()
+             for c in tp.random.Philox(np.random.SeedSequence(3)).spawn(3)]
+    for a, b in zip(draws, again):
+        np.testing.assert_array_equal(a, b)
+    assert isinstance(tp.random.default_rng(1).bit_generator, tp.random.Philox)
+    with pytest.raises(ValueError, match=r"\[Philox\]"):
+        tp.random.Philox(-1)

@@ -18,7 +18,7 @@ from .._joining import _axis
 from .._manipulation import broadcast_to
 
 __all__ = [
-    "Generator", "RandomState", "beta", "binomial", "choice", "default_rng", "exponential",
+    "Generator", "Philox", "RandomState", "beta", "binomial", "choice", "default_rng", "exponential",
     "gamma", "normal", "permutation", "poisson", "rand", "randint", "randn", "random",
     "random_sample", "seed", "shuffle", "standard_normal", "uniform",
 ]
@@ -28,7 +28,9 @@ _MASK64 = (1 << 64) - 1
 
 def _entropy_key(seed, api):
     """The 64-bit seed of the stream from NumPy's seed forms: None (fresh entropy), an int,
-    a sequence of ints, or a SeedSequence."""
+    a sequence of ints, a SeedSequence, or a Philox bit generator."""
+    if isinstance(seed, Philox):
+        return seed._key
     if seed is None:
         return secrets.randbits(64)
     if isinstance(seed, np.random.SeedSequence):
@@ -123,11 +125,37 @@ def _into(out, result, api):
     return out
 
 
+class Philox:
+    """tessera's bit generator, as NumPy's BitGenerator objects are used: built from a seed
+    (the forms Generator takes) or a SeedSequence, whose spawn() gives independent children
+    (Dask's random module gives each chunk one). Generator(Philox(s)) draws the stream of
+    Generator(s)."""
+
+    def __init__(self, seed=None, *, _api="Philox"):
+        if seed is None:
+            seed = secrets.randbits(64)
+        self._key = _entropy_key(seed, _api)  # checks the seed as Generator(seed) does
+        self._seed_seq = (seed if isinstance(seed, np.random.SeedSequence)
+                          else np.random.SeedSequence(seed))
+
+    @property
+    def seed_seq(self):
+        return self._seed_seq
+
+    def spawn(self, n_children):
+        """Independent bit generators, from the children of this one's SeedSequence."""
+        return [type(self)(child) for child in self._seed_seq.spawn(n_children)]
+
+    def __repr__(self):
+        return "Philox(Philox4x32-10)"
+
+
 class Generator:
     """numpy.random.Generator's methods over the Philox stream."""
 
     def __init__(self, seed=None):
-        self._engine = _core._Generator(_entropy_key(seed, "Generator"))
+        self.bit_generator = seed if isinstance(seed, Philox) else Philox(seed, _api="Generator")
+        self._engine = _core._Generator(self.bit_generator._key)
 
     def __repr__(self):
         return "Generator(Philox4x32-10)"
