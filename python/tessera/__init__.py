@@ -259,9 +259,17 @@ from .cuda import get_default_pinned_memory_pool
 
 __version__ = "0.1.0"
 
-# Dask's arrays already imported: tessera's chunk type and functions join its dispatch now
-# (tessera.dask does it when imported, as Dask's backend entry point does).
-if "dask.array" in __import__("sys").modules:
+# Dask's arrays (or distributed: a Dask worker) already imported: tessera's chunk type,
+# functions and serializers join Dask's dispatch now (tessera.dask does it when imported, as
+# Dask's backend entry point does). Not while Dask is still importing itself (its sizeof
+# entry point imports this package): then the first tessera array Dask measures registers.
+def _dask_is_imported():
+    import sys
+    return (hasattr(sys.modules.get("dask.array"), "Array")
+            or hasattr(sys.modules.get("distributed"), "Client"))
+
+
+if _dask_is_imported():
     from . import dask as _dask  # noqa: F401
 
 # Every ufunc (tessera.add, tessera.sin, ...) and NumPy's aliases for them.

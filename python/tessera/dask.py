@@ -101,7 +101,64 @@ def register():
     to_numpy_dispatch.register(tp.ndarray, _to_numpy)
     to_tessera_dispatch.register((object, np.ndarray), _from_host)
     to_tessera_dispatch.register(tp.ndarray, lambda data, **kwargs: data)
+    _register_serialization()
     _registered = True
+
+
+def _register_serialization():
+    """distributed's serializers for tessera arrays: "dask" sends the bytes as host frames
+    (a contiguous CPU array's own memory, no copy); "cuda" sends a CUDA array's memory as a device
+    frame (what distributed's UCX transport moves between devices). Arrays load as they
+    unpickle: a CPU array on the CPU, a CUDA array on the current CUDA device."""
+    try:
+        from distributed.protocol import (cuda_deserialize, cuda_serialize, dask_deserialize,
+                                          dask_serialize)
+    except ImportError:
+        return
+
+    def header_of(x):
+        return {"typestr": x.dtype.str, "shape": x.shape, "device": x.device.kind}
+
+    def bytes_of(x):
+        """x's elements in C order, as a flat uint8 array of x's device."""
+        flat = tp.ascontiguousarray(x).reshape(-1)
+        return flat.view(np.uint8) if flat.size else tp.empty(0, dtype=np.uint8,
+                                                               device=x.device)
+
+    def loaded(flat_bytes, header):
+        dtype = np.dtype(header["typestr"])
+        out = flat_bytes.view(dtype) if flat_bytes.size else tp.empty(0, dtype=dtype,
+                                                                      device=flat_bytes.device)
+        return out.reshape(header["shape"])
+
+    def target_device(header):
+        if header["device"] == "cpu":
+            return tp.Device("cpu")
+        here = tp.get_device()
+        return here if here.kind == "cuda" else tp.Device("cuda:0")
+
+    @dask_serialize.register(tp.ndarray)
+    def _host_frames(x):
+        flat = bytes_of(x)
+        host = np.asarray(flat) if x.device.kind == "cpu" else tp.asnumpy(flat)
+        return header_of(x), [memoryview(host)]
+
+    @dask_deserialize.register(tp.ndarray)
+    def _from_host_frames(header, frames):
+        host = np.frombuffer(frames[0], dtype=np.uint8)
+        return loaded(tp.array(host, device=target_device(header)), header)
+
+    @cuda_serialize.register(tp.ndarray)
+    def _device_frames(x):
+        if x.device.kind == "cpu":
+            raise TypeError("[tessera.dask] the cuda serializer takes CUDA arrays; this one "
+                            "is on the CPU")
+        return header_of(x), [bytes_of(x)]
+
+    @cuda_deserialize.register(tp.ndarray)
+    def _from_device_frames(header, frames):
+        # A frame exposes __cuda_array_interface__ (tessera's, or the transport's buffer).
+        return loaded(tp.array(frames[0], dtype=np.uint8), header)
 
 
 def _meta():
@@ -182,6 +239,7 @@ def cuda_cluster(devices=None, threads_per_worker=1, **kwargs):
         f"cuda-{index}": {"cls": Nanny, "options": {
             "nthreads": threads_per_worker,
             "env": {"TESSERA_DEVICE": f"cuda:{index}"},
+            "preload": ["tessera.dask"],  # tessera's dispatch before the first task
         }}
         for index in devices
     }

@@ -193,3 +193,27 @@ def test_a_graph_mixing_devices_is_refused():
             x.compute()
         moved = da.from_array(tp.ones(4, device="cuda:1"), chunks=2).compute()
         assert moved.device == tp.Device("cuda:0")
+
+
+@pytest.mark.parametrize("layout", ["c", "f", "reversed", "0d", "empty"])
+def test_distributed_serialization(device, layout):
+    """distributed's "dask" serializer sends host frames, its "cuda" serializer device frames
+    (a CUDA array's memory, as UCX moves it); both load equal arrays, writable, on the CPU
+    for CPU arrays and on the current CUDA device for CUDA arrays."""
+    protocol = pytest.importorskip("distributed.protocol")
+    host = {"c": HOST, "f": np.asfortranarray(HOST), "reversed": HOST[::-1, ::2],
+            "0d": np.asarray(2.5), "empty": HOST[:0]}[layout].astype(np.float32)
+    t = tp.asarray(host)
+    kinds = [("dask",)] + ([("cuda",)] if device.kind == "cuda" else [])
+    for serializers in kinds:
+        header, frames = protocol.serialize(t, serializers=serializers)
+        assert header["serializer"] == serializers[0]
+        if serializers == ("cuda",):
+            assert all(hasattr(f, "__cuda_array_interface__") for f in frames)
+        back = protocol.deserialize(header, frames)
+        assert is_tessera(back, device) and back.dtype == np.float32
+        np.testing.assert_array_equal(tp.asnumpy(back), host)
+        assert back.flags.writeable
+    if device.kind == "cpu":
+        with pytest.raises(TypeError):
+            protocol.serialize(t, serializers=("cuda",), on_error="raise")
