@@ -44,6 +44,11 @@ class Array {
                      const char* api = "empty");
   // Uninitialized array shaped like `like`, laid out as `order` (K keeps like's stride order).
   static Array empty_like(const Array& like, DType dtype, Order order = Order::K);
+  // A view of memory owned elsewhere (a NumPy array, another library's device array) whose
+  // first element is at `first`; `keepalive` is held until the memory's last user lets go.
+  // Its buffer spans the lowest to the highest address the strides reach.
+  static Array over_memory(Device device, void* first, DType dtype, Dims shape, Dims strides,
+                           std::shared_ptr<void> keepalive);
 
   DType dtype() const { return dtype_; }
   const Dims& shape() const { return shape_; }

@@ -67,16 +67,9 @@ Array array_from_host(nb::handle obj, const char* api) {
   if ((shape.product() == 0 || unit_axis) && nb::hasattr(obj, "strides")) {
     strides = to_shape(obj.attr("strides"), api);
   }
-  // The buffer spans the lowest to the highest address the strides reach.
-  int64_t lo = 0, hi = v.itemsize;
-  for (int i = 0; i < v.ndim; ++i) {
-    int64_t span = shape[i] > 0 ? (shape[i] - 1) * strides[i] : 0;
-    (span < 0 ? lo : hi) += span;
-  }
-  bool readonly = v.readonly;
-  auto* origin = static_cast<std::byte*>(v.buf) + lo;
-  auto buffer = Buffer::wrap(Device::cpu(), origin, static_cast<size_t>(hi - lo), held);
-  Array a(std::move(buffer), dtype, std::move(shape), std::move(strides), -lo);
+  const bool readonly = v.readonly;
+  Array a = Array::over_memory(Device::cpu(), v.buf, dtype, std::move(shape), std::move(strides),
+                               held);
   a.set_writeable(!readonly);
   return a;
 }

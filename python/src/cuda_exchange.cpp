@@ -113,15 +113,8 @@ Array import_interface(nb::handle owner, const char* api) {
     const Device dev = Device::cuda(device);
     cuda::stream_wait(current_stream(dev), Stream(dev, stream));
   }
-  // The buffer spans the lowest to the highest address the strides reach.
-  int64_t lo = 0, hi = itemsize;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    const int64_t span = (shape[i] - 1) * strides[i];
-    (span < 0 ? lo : hi) += span;
-  }
-  auto buffer = Buffer::wrap(Device::cuda(device), reinterpret_cast<std::byte*>(ptr) + lo,
-                             static_cast<size_t>(hi - lo), keep_alive(owner));
-  Array a(std::move(buffer), dtype, shape, strides, -lo);
+  Array a = Array::over_memory(Device::cuda(device), reinterpret_cast<void*>(ptr), dtype, shape,
+                               strides, keep_alive(owner));
   a.set_writeable(!readonly);
   return a;
 }
@@ -227,20 +220,14 @@ nb::object import_dlpack(nb::handle capsule, nb::handle owner, const char* api) 
     strides.push_back(tensor.stride(i) * itemsize);
   }
   if (shape.product() == 0) return wrap(Array::empty(shape, dtype, Device::cuda(device)));
-  int64_t lo = 0, hi = itemsize;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    const int64_t span = (shape[i] - 1) * strides[i];
-    (span < 0 ? lo : hi) += span;
-  }
   // The capsule's deleter may run Python code of its producer: drop it with the GIL held.
-  std::shared_ptr<void> held(new nb::ndarray<>(std::move(tensor)), [](void* p) {
-    nb::gil_scoped_acquire gil;
-    delete static_cast<nb::ndarray<>*>(p);
-  });
-  auto* first = reinterpret_cast<std::byte*>(static_cast<nb::ndarray<>*>(held.get())->data());
-  auto buffer = Buffer::wrap(Device::cuda(device), first + lo, static_cast<size_t>(hi - lo),
-                             std::move(held));
-  Array a(std::move(buffer), dtype, shape, strides, -lo);
+  auto* held = new nb::ndarray<>(std::move(tensor));
+  void* first = held->data();
+  Array a = Array::over_memory(Device::cuda(device), first, dtype, shape, strides,
+                               std::shared_ptr<void>(held, [](void* p) {
+                                 nb::gil_scoped_acquire gil;
+                                 delete static_cast<nb::ndarray<>*>(p);
+                               }));
   a.set_writeable(!readonly);
   return nb::cast(NdArray{std::move(a), nb::borrow(owner)});
 }

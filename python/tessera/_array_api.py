@@ -20,9 +20,6 @@ _API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12")
 _ARRAY_API_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                      "uint64", "float32", "float64", "complex64", "complex128")
 
-def _namespace():
-    return sys.modules["tessera"]
-
 
 def _numpy_info(api, numpy_info, x):
     """NumPy's finfo or iinfo of the dtype `x` names: a dtype, a scalar type, or an array
@@ -40,8 +37,10 @@ def astype(x, dtype, /, *, copy=True, device=None):
     from ._creation import asarray
     if not isinstance(x, _core.ndarray):
         raise TypeError(f"[astype] expected a tessera array, got {type(x).__name__}")
-    out = x.astype(dtype, copy=copy)
-    return out if device is None else asarray(out, device=device, copy=None)
+    if device is None:
+        return x.astype(dtype, copy=copy)
+    # One move and one cast, not a cast copy first: asarray casts where it lands.
+    return asarray(x, dtype=dtype, device=device, copy=True if copy else None)
 
 
 def concat(arrays, /, *, axis=0):
@@ -159,7 +158,7 @@ def __array_namespace__(self, /, *, api_version=None):
     if api_version is not None and api_version not in _API_VERSIONS:
         raise ValueError(f"[__array_namespace__] unsupported api_version {api_version!r}; "
                          f"allowed: None, {', '.join(map(repr, _API_VERSIONS))}")
-    return _namespace()
+    return sys.modules["tessera"]
 
 
 def to_device(self, device, /, *, stream=None):

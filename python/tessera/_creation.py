@@ -48,7 +48,13 @@ def _from_tessera(a, dtype, order, device, copy, api):
     if needs_move and copy is False:
         raise ValueError(f"[{api}] Unable to avoid copy while moving an array from {a.device} to {dev}")
     moved = a._to_device(dev) if needs_move else a
-    out = _core._astype(moved, dtype, order or "K", "unsafe", bool(copy) and not needs_move)
+    if needs_move and dev != here:
+        # A cast copy lands on the current device (CuPy's rule for astype); this one is
+        # asked for on `dev`.
+        with dev:
+            out = _core._astype(moved, dtype, order or "K", "unsafe", False)
+    else:
+        out = _core._astype(moved, dtype, order or "K", "unsafe", bool(copy) and not needs_move)
     if copy is False and out is not a:
         raise ValueError(f"[{api}] Unable to avoid copy while creating an array as requested.")
     return out
@@ -163,7 +169,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
     return _asarray(host, None, None, device, copy, "from_dlpack")
 
 
-_DL_CUDA = 2  # DLPack's device type of CUDA memory
+_DL_CPU, _DL_CUDA = 1, 2  # DLPack's device types (DLDeviceType)
 
 
 def _dlpack_device_type(x):

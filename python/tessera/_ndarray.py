@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _core
 from ._convert import fill_value, prefixed
+from ._creation import _DL_CPU, _DL_CUDA
 
 ndarray = _core.ndarray
 
@@ -176,13 +177,19 @@ def __format__(self, spec):
     return format(_host(self)[()] if self.ndim == 0 else _host(self), spec)
 
 
+def _loading_device(kind):
+    """Where an array saved from a device of `kind` loads (unpickled, or received by a Dask
+    worker): a CPU array on the CPU, a CUDA array on the current CUDA device of the loading
+    process or thread, as CuPy's arrays unpickle."""
+    if kind == "cpu":
+        return _core.Device("cpu")
+    here = _core._current_device()
+    return here if here.kind == "cuda" else _core.Device("cuda:0")
+
+
 def _rebuild(host, device):
-    """An unpickled array: a CPU array on the CPU, a CUDA array on the current CUDA device
-    of the loading process or thread (as CuPy's unpickle; a Dask worker's device)."""
-    if device != "cpu":
-        here = _core._current_device()
-        device = str(here) if here.kind == "cuda" else "cuda:0"
-    return _core._from_host(host, _core.Device(device), True, "K")
+    """An unpickled array (`device`: where it was saved from)."""
+    return _core._from_host(host, _loading_device(_core.Device(device).kind), True, "K")
 
 
 def __reduce_ex__(self, protocol):
@@ -286,9 +293,6 @@ def __dask_tokenize__(self):
         return ("tessera.ndarray", normalize_token(_host(self)))
     return ("tessera.ndarray", str(self.device), self.dtype.str, self.shape, self.strides,
             id(self))
-
-
-_DL_CPU, _DL_CUDA = 1, 2  # DLPack's device types
 
 
 def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):

@@ -10,6 +10,8 @@ already imported) registers tessera's functions with Dask's per-type dispatch
 to_numpy), which Dask otherwise answers with NumPy's.
 """
 
+import functools
+
 import numpy as np
 
 import dask.array as da
@@ -31,6 +33,7 @@ from dask.array.dispatch import (
 from dask.utils import Dispatch
 
 import tessera as tp
+from tessera._ndarray import _loading_device
 
 __all__ = ["TesseraBackendEntrypoint", "cuda_cluster", "register", "to_tessera_dispatch"]
 
@@ -67,18 +70,6 @@ def _percentile(a, q, method="linear"):
     return tp.percentile(a, tp.asarray(q, device=a.device), method=method), n
 
 
-def _einsum(*operands, **kwargs):
-    return tp.einsum(*operands, **kwargs)
-
-
-def _to_numpy(data, **kwargs):
-    return tp.asnumpy(data, **kwargs)
-
-
-def _from_host(data, **kwargs):
-    return tp.asarray(data, **kwargs)
-
-
 _registered = False
 
 
@@ -92,14 +83,14 @@ def register():
     concatenate_lookup.register(tp.ndarray, tp.concatenate)
     take_lookup.register(tp.ndarray, tp.take)
     tensordot_lookup.register(tp.ndarray, tp.tensordot)
-    einsum_lookup.register(tp.ndarray, _einsum)
+    einsum_lookup.register(tp.ndarray, tp.einsum)
     empty_lookup.register(tp.ndarray, tp.empty)
     divide_lookup.register(tp.ndarray, tp.divide)
     percentile_lookup.register(tp.ndarray, _percentile)
     numel_lookup.register(tp.ndarray, _numel)
     nannumel_lookup.register(tp.ndarray, _nannumel)
-    to_numpy_dispatch.register(tp.ndarray, _to_numpy)
-    to_tessera_dispatch.register((object, np.ndarray), _from_host)
+    to_numpy_dispatch.register(tp.ndarray, tp.asnumpy)
+    to_tessera_dispatch.register((object, np.ndarray), tp.asarray)
     to_tessera_dispatch.register(tp.ndarray, lambda data, **kwargs: data)
     _register_serialization()
     _registered = True
@@ -107,9 +98,9 @@ def register():
 
 def _register_serialization():
     """distributed's serializers for tessera arrays: "dask" sends the bytes as host frames
-    (a contiguous CPU array's own memory, no copy); "cuda" sends a CUDA array's memory as a device
-    frame (what distributed's UCX transport moves between devices). Arrays load as they
-    unpickle: a CPU array on the CPU, a CUDA array on the current CUDA device."""
+    (a contiguous CPU array's own memory, no copy); "cuda" sends a CUDA array's memory as a
+    device frame (what distributed's UCX transport moves between devices). Arrays load as
+    they unpickle: a CPU array on the CPU, a CUDA array on the current CUDA device."""
     try:
         from distributed.protocol import (cuda_deserialize, cuda_serialize, dask_deserialize,
                                           dask_serialize)
@@ -131,12 +122,6 @@ def _register_serialization():
                                                                       device=flat_bytes.device)
         return out.reshape(header["shape"])
 
-    def target_device(header):
-        if header["device"] == "cpu":
-            return tp.Device("cpu")
-        here = tp.get_device()
-        return here if here.kind == "cuda" else tp.Device("cuda:0")
-
     @dask_serialize.register(tp.ndarray)
     def _host_frames(x):
         flat = bytes_of(x)
@@ -146,7 +131,7 @@ def _register_serialization():
     @dask_deserialize.register(tp.ndarray)
     def _from_host_frames(header, frames):
         host = np.frombuffer(frames[0], dtype=np.uint8)
-        return loaded(tp.array(host, device=target_device(header)), header)
+        return loaded(tp.array(host, device=_loading_device(header["device"])), header)
 
     @cuda_serialize.register(tp.ndarray)
     def _device_frames(x):
@@ -157,8 +142,9 @@ def _register_serialization():
 
     @cuda_deserialize.register(tp.ndarray)
     def _from_device_frames(header, frames):
-        # A frame exposes __cuda_array_interface__ (tessera's, or the transport's buffer).
-        return loaded(tp.array(frames[0], dtype=np.uint8), header)
+        # A frame exposes __cuda_array_interface__ (tessera's, or the transport's buffer,
+        # which the array then views: no device copy).
+        return loaded(tp.asarray(frames[0], dtype=np.uint8), header)
 
 
 def _meta():
@@ -197,21 +183,10 @@ class TesseraBackendEntrypoint(ArrayBackendEntrypoint):
         """Dask's Generator API (da.random.default_rng) spawns one per chunk."""
         return tp.random.Philox
 
-    @staticmethod
-    def ones(*args, **kwargs):
-        return _with_tessera_meta("ones", *args, **kwargs)
-
-    @staticmethod
-    def zeros(*args, **kwargs):
-        return _with_tessera_meta("zeros", *args, **kwargs)
-
-    @staticmethod
-    def empty(*args, **kwargs):
-        return _with_tessera_meta("empty", *args, **kwargs)
-
-    @staticmethod
-    def full(*args, **kwargs):
-        return _with_tessera_meta("full", *args, **kwargs)
+    ones = staticmethod(functools.partial(_with_tessera_meta, "ones"))
+    zeros = staticmethod(functools.partial(_with_tessera_meta, "zeros"))
+    empty = staticmethod(functools.partial(_with_tessera_meta, "empty"))
+    full = staticmethod(functools.partial(_with_tessera_meta, "full"))
 
     @staticmethod
     def arange(*args, like=None, **kwargs):

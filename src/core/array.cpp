@@ -55,6 +55,18 @@ Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Dims shape, Dims strid
   }
 }
 
+Array Array::over_memory(Device device, void* first, DType dtype, Dims shape, Dims strides,
+                         std::shared_ptr<void> keepalive) {
+  int64_t lo = 0, hi = tessera::itemsize(dtype);
+  for (size_t i = 0; i < shape.size() && i < strides.size(); ++i) {
+    const int64_t span = shape[i] > 0 ? (shape[i] - 1) * strides[i] : 0;
+    (span < 0 ? lo : hi) += span;
+  }
+  auto buffer = Buffer::wrap(device, static_cast<std::byte*>(first) + lo,
+                             static_cast<size_t>(hi - lo), std::move(keepalive));
+  return Array(std::move(buffer), dtype, std::move(shape), std::move(strides), -lo);
+}
+
 Array Array::empty(const Dims& shape, DType dtype, Device device, Order order,
                    const char* api) {
   const int64_t isize = tessera::itemsize(dtype);

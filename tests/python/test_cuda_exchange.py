@@ -237,7 +237,7 @@ def test_dlpack_export_of_a_cuda_array(cuda0):
     assert capsule_name(a.__dlpack__(max_version=(1, 0))) == "dltensor_versioned"
     assert capsule_name(a.__dlpack__(max_version=(0, 8))) == "dltensor"
     host = a.__dlpack__(dl_device=(1, 0), max_version=(1, 0))
-    np.testing.assert_array_equal(np.from_dlpack(Producer(host_capsule_source(host))),
+    np.testing.assert_array_equal(np.from_dlpack(capsule_source(host, (1, 0))),
                                   np.arange(6.0))
     with pytest.raises(BufferError, match="copy=False"):
         a.__dlpack__(dl_device=(1, 0), copy=False)
@@ -247,14 +247,14 @@ def test_dlpack_export_of_a_cuda_array(cuda0):
         a.__dlpack__(stream=0)
 
 
-def host_capsule_source(capsule):
-    """A one-shot host producer around an already made capsule."""
+def capsule_source(capsule, device):
+    """A producer around an already made capsule of `device` (DLPack's (type, id))."""
     class Once:
         def __dlpack__(self, **kwargs):
             return capsule
 
         def __dlpack_device__(self):
-            return (1, 0)
+            return device
     return Once()
 
 
@@ -319,16 +319,6 @@ def test_dlpack_refuses_devices_and_capsules_it_cannot_take(cuda0):
     with pytest.raises(BufferError, match="cuda:7"):
         tp.from_dlpack(Producer(source, device=(2, 7)))
     capsule = source.__dlpack__()
-    tp.from_dlpack(host_capsule_source_cuda(capsule))
+    tp.from_dlpack(capsule_source(capsule, (2, 0)))
     with pytest.raises(TypeError, match="already consumed"):
-        tp.from_dlpack(host_capsule_source_cuda(capsule))
-
-
-def host_capsule_source_cuda(capsule):
-    class Once:
-        def __dlpack__(self, **kwargs):
-            return capsule
-
-        def __dlpack_device__(self):
-            return (2, 0)
-    return Once()
+        tp.from_dlpack(capsule_source(capsule, (2, 0)))

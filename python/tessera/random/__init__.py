@@ -18,9 +18,9 @@ from .._joining import _axis
 from .._manipulation import broadcast_to
 
 __all__ = [
-    "Generator", "Philox", "RandomState", "beta", "binomial", "choice", "default_rng", "exponential",
-    "gamma", "normal", "permutation", "poisson", "rand", "randint", "randn", "random",
-    "random_sample", "seed", "shuffle", "standard_normal", "uniform",
+    "Generator", "Philox", "RandomState", "beta", "binomial", "choice", "default_rng",
+    "exponential", "gamma", "normal", "permutation", "poisson", "rand", "randint", "randn",
+    "random", "random_sample", "seed", "shuffle", "standard_normal", "uniform",
 ]
 
 _MASK64 = (1 << 64) - 1
@@ -28,9 +28,7 @@ _MASK64 = (1 << 64) - 1
 
 def _entropy_key(seed, api):
     """The 64-bit seed of the stream from NumPy's seed forms: None (fresh entropy), an int,
-    a sequence of ints, a SeedSequence, or a Philox bit generator."""
-    if isinstance(seed, Philox):
-        return seed._key
+    a sequence of ints, or a SeedSequence."""
     if seed is None:
         return secrets.randbits(64)
     if isinstance(seed, np.random.SeedSequence):
