@@ -200,6 +200,42 @@ def test_increment_by_one():
     np.testing.assert_array_equal(ours[0], a + 1)
 
 
+@cuda.jit
+def increment_through_module_chains(a):
+    """cuda reached through the modules that hold it, as Numba allows `numba.cuda.grid`."""
+    i = tp.cuda.grid(1)
+    if i < a.size:
+        a[i] += tp.cuda.threadIdx.x + tp.cuda.blockDim.x * 0 + 1
+
+
+def test_cuda_reached_through_module_attributes():
+    a = cuda.to_device(np.zeros(70, dtype=np.int64))
+    increment_through_module_chains[3, 32](a)
+    np.testing.assert_array_equal(a.copy_to_host(), np.arange(70) % 32 + 1)
+
+
+def test_numba_cuda_reached_through_the_numba_module():
+    numba = pytest.importorskip("numba")
+    numba_cuda()
+
+    def kernel(a):
+        i = numba.cuda.grid(1)
+        if i < a.size:
+            a[i] = i * 2
+
+    a = cuda.device_array(10, np.int64)
+    cuda.jit(kernel)[1, 16](a)
+    np.testing.assert_array_equal(a.copy_to_host(), np.arange(10) * 2)
+
+
+def test_a_module_chain_that_reaches_no_cuda_name_is_refused():
+    def kernel(a):
+        a[0] = tp.linalg.norm(a)
+
+    with pytest.raises(TypingError, match="not supported"):
+        cuda.jit(kernel)[1, 1](cuda.device_array(3))
+
+
 def test_increment_2d_with_a_host_array_copies_back_and_warns():
     a = np.arange(30, dtype=np.int64).reshape(5, 6)
     host = a.copy()

@@ -46,8 +46,19 @@ FP16_ARITY = {**dict.fromkeys(FP16_BINARY, 2), **dict.fromkeys(FP16_COMPARE, 2),
               "hexp10": 1, "hrsqrt": 1}
 
 
+def _cuda_name(value):
+    """The `cuda` path of `value` ("" for the module itself), or None when it is not part of
+    it. Numba's own module serves as well: a kernel written with `from numba import cuda`
+    compiles unchanged."""
+    if isinstance(value, ModuleType) and value.__name__ == "numba.cuda":
+        return ""
+    return getattr(value, "_tessera_cuda_name", None)
+
+
 def path_of(lowering, node):
-    """The `cuda` module path a Name/Attribute chain names ("threadIdx.x"), or None."""
+    """The `cuda` module path a Name/Attribute chain names ("threadIdx.x"), or None. The
+    chain may reach the module through other modules (`tessera.cuda.grid`,
+    `numba.cuda.grid`)."""
     attrs = []
     while isinstance(node, ast.Attribute):
         attrs.append(node.attr)
@@ -55,15 +66,13 @@ def path_of(lowering, node):
     if not isinstance(node, ast.Name) or node.id in lowering.var_types \
             or node.id in lowering.assigned:
         return None
-    root = lowering.globals.get(node.id)
-    # Numba's own module serves as well: a kernel written with `from numba import cuda`
-    # compiles unchanged.
-    name = "" if isinstance(root, ModuleType) and root.__name__ == "numba.cuda" else getattr(
-        root, "_tessera_cuda_name", None)
-    if name is None:
-        return None
-    parts = ([name] if name else []) + attrs[::-1]
-    return ".".join(parts)
+    value = lowering.globals.get(node.id)
+    attrs.reverse()
+    while (name := _cuda_name(value)) is None:
+        if not isinstance(value, ModuleType) or not attrs:
+            return None
+        value = getattr(value, attrs.pop(0), None)
+    return ".".join(([name] if name else []) + attrs)
 
 
 def attribute(lowering, node, path):
