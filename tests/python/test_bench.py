@@ -118,3 +118,60 @@ def test_installed_peer_agrees_with_numpy_on_a_stencil(name):
     stencil.make_inputs = lambda rng: (rng.standard_normal((20, 30)),)
     result = _run(stencil, peers=[peer])
     assert result.peers[name].status == "ok", result.peers[name].detail
+
+
+def _small_cases(group, size=None):
+    from tessera.bench.cases import all_cases
+    return [c for c in all_cases(quick=True) if c.group == group and size in (None, c.size)]
+
+
+def test_every_latency_and_sweep_case_agrees_with_numpy():
+    cases = _small_cases("latency") + _small_cases("sweep", "1e3") + _small_cases("sweep", "32²")
+    assert len(cases) >= 30
+    for case in cases:
+        result = _run(case)
+        assert result.status == "ok", (case.name, result.detail)
+
+
+def test_a_case_repeating_its_operation_is_timed_per_operation():
+    once = _run(_case(run=lambda xp, a, b: a + b))
+    repeated = _run(_case(run=lambda xp, a, b: [a + b for _ in range(1000)][-1], ops=1000))
+    # A thousand operations per run, reported per operation: far below the single run.
+    assert repeated.tessera.median < once.tessera.median
+    assert repeated.numpy.median < once.numpy.median
+
+
+def test_a_case_without_defined_values_checks_shape_and_dtype_only():
+    garbage = lambda xp, a, b: a * 0 + (7 if xp is np else 8)  # noqa: E731
+    assert _run(_case(run=garbage, values_defined=False)).status == "ok"
+    assert _run(_case(run=garbage)).status == "failed"
+    wrong_dtype = lambda xp, a, b: (a if xp is np else a.astype(xp.float32))  # noqa: E731
+    assert _run(_case(run=wrong_dtype, values_defined=False)).status == "failed"
+
+
+def test_a_fresh_process_case_runs_each_library_in_a_process_of_its_own(tmp_path):
+    import dataclasses
+    (latency,) = [c for c in _small_cases("latency") if c.name == "t[1]"]
+    result = _run(dataclasses.replace(latency, fresh_process=True))
+    assert result.status == "ok"
+    for timing in (result.tessera, result.numpy):
+        assert len(timing.samples) == len(timing.peak_rss) == 3
+        assert all(peak >= base > 0 for peak, base in zip(timing.peak_rss, timing.base_rss))
+    # The run's own resident size, not the parent's: far below this test process's.
+    assert max(result.numpy.peak_rss) < 1 << 30
+    text = report.table([result], 1e10)
+    assert "peak RSS tessera" in text and "numpy" in text
+    record = report.to_json([result], 1e10, "cpu", argparse.Namespace(quick=True))
+    assert set(record["cases"][0]["peak_rss_bytes"]) == {"tessera", "numpy"}
+
+
+def test_the_course_heat_solve_agrees_with_numpy():
+    from tessera.bench import _small
+    (case,) = [c for c in _small_cases("course") if c.size == "N=256"]
+    p, f = case.make_inputs(np.random.default_rng(0))
+    p, f = p[:32, :32].copy(), f[:32, :32].copy()
+    f[16, 16] = f.max()
+    import tessera as tp
+    want = _small.course_heat_solve(np, p, f)
+    got = _small.course_heat_solve(tp, tp.array(p), tp.array(f))
+    np.testing.assert_allclose(tp.asnumpy(got), want, rtol=1e-12, atol=1e-15)

@@ -77,7 +77,7 @@ def main(argv=None):
         results = []
         for i, case in enumerate(cases):
             progress(i, len(cases), f"{case.name} {case.size}")
-            results.append(run_case(case, budget, peers))
+            results.append(run_case(case, budget, peers, quick=args.quick))
         progress(len(cases), len(cases), "done")
         # The peak is a ceiling: on a shared machine the best of two readings, one before
         # and one after the cases, is the nearer estimate of it.

@@ -6,6 +6,8 @@ from typing import Callable
 
 import numpy as np
 
+from . import _small
+
 
 @dataclass
 class Case:
@@ -22,6 +24,9 @@ class Case:
     statistical: bool = False        # random output: compared by its moments, not its values
     calls: int = 1                   # runs per timing, reported per call: a latency case's
                                      # op is shorter than the timer's own overhead
+    ops: int = 1                     # operations one run repeats; timings are per operation
+    values_defined: bool = True      # False: only the shape and dtype are NumPy's (empty)
+    fresh_process: bool = False      # each run in a new Python process, as a user's script
     group: str = "core"
 
 
@@ -486,7 +491,13 @@ def dask_cases(quick):
                  group="dask")]
 
 
+def small_cases(quick):
+    """Issue 23: the latency table, the size sweep, the course's solve in a fresh process."""
+    return (_small.latency_cases(Case) + _small.sweep_cases(Case, quick, _FMA_ATOL)
+            + _small.course_cases(Case, _heat, _jacobi_solve))
+
+
 def all_cases(quick):
     return (foundation_cases(quick) + elementwise_cases(quick) + reduction_cases(quick)
-            + classic_cases(quick) + course_cases(quick) + jit_cases(quick)
+            + classic_cases(quick) + course_cases(quick) + small_cases(quick) + jit_cases(quick)
             + cuda_jit_cases(quick) + dask_cases(quick))

@@ -41,6 +41,8 @@ def versions(peers=()):
 
 
 def _fmt_time(t):
+    if t < 1e-6:
+        return f"{t * 1e9:8.0f} ns"
     return f"{t * 1e6:8.1f} us" if t < 1e-3 else f"{t * 1e3:8.2f} ms" if t < 1 else f"{t:8.3f} s "
 
 
@@ -72,6 +74,10 @@ def table(results, triad_bw, peer_names=(), fma_peaks=None):
             peak = (fma_peaks or {}).get(c.flops_dtype)
             notes.append(f"{rate / 1e9:.1f} GFLOP/s" + (f" = {rate / peak:.0%} of FMA peak" if peak else ""))
         notes.append(f"[{_fmt_time(min(r.tessera.samples)).strip()}..{_fmt_time(max(r.tessera.samples)).strip()}]")
+        if r.tessera.peak_rss:
+            notes.append("peak RSS " + ", ".join(
+                f"{who} {max(t.peak_rss) / 2**20:.0f} MB (+{max(t.peak_rss) / 2**20 - min(t.base_rss) / 2**20:.0f} in the run)"
+                for who, t in (("tessera", r.tessera), ("numpy", r.numpy))))
         notes += [f"{n}: {p.detail}" for n, p in r.peers.items() if p.status != "ok"]
         peer_cells = "".join(f" {_peer_cell(r, n):>9}" for n in peer_names)
         lines.append(f"{c.name:<26} {c.size:>9} {_fmt_time(r.tessera.median)} {_fmt_time(r.numpy.median)} "
@@ -90,6 +96,11 @@ def to_json(results, triad_bw, device, args, peers=(), fma_peaks=None):
             entry["tessera_s"] = r.tessera.summary()
             entry["numpy_s"] = r.numpy.summary()
             entry["speedup"] = r.speedup
+            if r.tessera.peak_rss:
+                entry["peak_rss_bytes"] = {"tessera": max(r.tessera.peak_rss),
+                                           "numpy": max(r.numpy.peak_rss)}
+                entry["rss_before_run_bytes"] = {"tessera": min(r.tessera.base_rss),
+                                                 "numpy": min(r.numpy.base_rss)}
             if r.case.bytes_moved:
                 entry["tessera_bandwidth_Bps"] = r.case.bytes_moved / r.tessera.median
                 entry["fraction_of_triad"] = entry["tessera_bandwidth_Bps"] / triad_bw

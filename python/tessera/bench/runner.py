@@ -1,6 +1,10 @@
 """Checking and timing one case: tessera and NumPy in the same process, interleaved."""
 
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -16,6 +20,10 @@ _MISSING = (AttributeError, NotImplementedError)
 @dataclass
 class Timing:
     samples: list = field(default_factory=list)
+    # Fresh-process cases: each run's peak resident size, and the size once the library was
+    # imported and the inputs made (bytes).
+    peak_rss: list = field(default_factory=list)
+    base_rss: list = field(default_factory=list)
 
     @property
     def median(self):
@@ -98,6 +106,8 @@ def _check(case, got, want):
         raise AssertionError(f"shape {got.shape} != NumPy's {want.shape}")
     if got.dtype != want.dtype:
         raise AssertionError(f"dtype {got.dtype} != NumPy's {want.dtype}")
+    if not case.values_defined:
+        return
     if case.statistical:
         for name, moment in (("mean", np.mean), ("std", np.std)):
             if abs(moment(got) - moment(want)) > case.atol:
@@ -126,13 +136,29 @@ def _time_once(side, args, calls=1):
     return (time.perf_counter() - start) / calls
 
 
+def _time_in_fresh_process(case, library, quick, timing):
+    """One run of `case` by `library` ("numpy" or "tessera") in a new Python process, timed
+    there without the interpreter's start and the import; appends its peak resident size."""
+    command = [sys.executable, os.path.join(os.path.dirname(__file__), "_fresh.py"), case.name,
+               case.size, library]
+    done = subprocess.run(command + (["--quick"] if quick else []), capture_output=True,
+                          text=True, env=dict(os.environ, PYTHONWARNINGS="ignore"))
+    if done.returncode != 0:
+        raise RuntimeError(f"{library} in a fresh process failed: {done.stderr.strip()[-300:]}")
+    report = json.loads(done.stdout.splitlines()[-1])
+    timing.peak_rss.append(report["peak_rss"])
+    timing.base_rss.append(report["base_rss"])
+    return report["seconds"]
+
+
 def _first_line(error):
     return f"{type(error).__name__}: {error}".splitlines()[0][:120]
 
 
-def run_case(case, budget_s, peers=(), min_runs=5, max_runs=60):
+def run_case(case, budget_s, peers=(), min_runs=5, max_runs=60, quick=False):
     """Checks `case` against NumPy, then times NumPy, tessera and each peer that can express
-    the case alternately until the medians are stable (or the time budget is spent)."""
+    the case alternately until the medians are stable (or the time budget is spent). A
+    fresh-process case runs NumPy and tessera, each run in a process of its own."""
     rng = np.random.default_rng(1234)
     host_inputs = case.make_inputs(rng)
     want = case.run(np, *_numpy_side(case).prepare(host_inputs))
@@ -151,6 +177,11 @@ def run_case(case, budget_s, peers=(), min_runs=5, max_runs=60):
         return Result(case, "failed", str(error))
 
     sides = {"tessera": tessera, "numpy": _numpy_side(case)}
+    if case.fresh_process:
+        for run in range(3):
+            for name, side in sides.items():
+                side.timing.samples.append(_time_in_fresh_process(case, name, quick, side.timing))
+        return Result(case, "ok", tessera=tessera.timing, numpy=sides["numpy"].timing)
     peer_results = {}
     for peer in peers:
         program = peer.implementation(case)
@@ -176,7 +207,7 @@ def run_case(case, budget_s, peers=(), min_runs=5, max_runs=60):
             if case.mutates:
                 args[name] = side.prepare(host_inputs)
             t = _time_once(side, args[name], case.calls)
-            side.timing.samples.append(t)
+            side.timing.samples.append(t / case.ops)
             spent += t
         if run + 1 >= min_runs and (spent > budget_s * len(sides) / 2 or _stable(sides)):
             break
