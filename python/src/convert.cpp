@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cmath>
+#include <complex>
 
 #include "tessera/errors.h"
 
@@ -16,7 +18,13 @@ std::string prefix(const char* api) { return std::string("[") + api + "] "; }
 struct DTypeCache {
   std::array<nb::object, kNumDTypes> dtypes;  // numpy.dtype instances by DType
   nb::object dtype_class;                     // numpy.dtype
+  // What dtype= arguments already resolved to (float, np.float32, "int64", dtype
+  // instances ...): numpy.dtype() and the checks of its result cost a microsecond, a
+  // dictionary lookup tens of nanoseconds. Bounded: spellings are few, the cap is a guard.
+  nb::dict resolved;
 };
+
+constexpr size_t kMaxResolvedDTypes = 512;
 
 DTypeCache& cache() {
   static DTypeCache* c = [] {
@@ -45,6 +53,10 @@ DType to_dtype(nb::handle obj, DType fallback, const char* api) {
   for (int i = 0; i < kNumDTypes; ++i) {
     if (obj.is(c.dtypes[i])) return static_cast<DType>(i);
   }
+  if (PyObject* hit = PyDict_GetItemWithError(c.resolved.ptr(), obj.ptr())) {
+    return static_cast<DType>(PyLong_AsLong(hit));
+  }
+  PyErr_Clear();  // an unhashable argument: resolved below, not remembered
   nb::object dt;
   try {
     dt = c.dtype_class(obj);
@@ -60,12 +72,81 @@ DType to_dtype(nb::handle obj, DType fallback, const char* api) {
   if (kind.size() == 1 && native && !nb::cast<bool>(dt.attr("hasobject")) &&
       dt.attr("fields").is_none() && dt.attr("subdtype").is_none() &&
       dtype_from_kind(kind[0], size, &out)) {
+    if (c.resolved.size() < kMaxResolvedDTypes && PyObject_Hash(obj.ptr()) != -1) {
+      c.resolved[obj] = static_cast<int>(out);
+    }
+    PyErr_Clear();
     return out;
   }
   std::string name = nb::cast<std::string>(nb::str(dt));
   throw TypeError(prefix(api) + "unsupported dtype " + name +
                   (native ? "" : " (non-native byte order)") +
                   "; tessera supports bool, int8-64, uint8-64, float16/32/64, complex64/128");
+}
+
+nb::object python_number(DType dtype, const void* p) {
+  switch (dtype) {
+    case DType::Bool: return nb::bool_(*static_cast<const bool*>(p));
+    case DType::Int8: return nb::int_(*static_cast<const int8_t*>(p));
+    case DType::Int16: return nb::int_(*static_cast<const int16_t*>(p));
+    case DType::Int32: return nb::int_(*static_cast<const int32_t*>(p));
+    case DType::Int64: return nb::int_(*static_cast<const int64_t*>(p));
+    case DType::UInt8: return nb::int_(*static_cast<const uint8_t*>(p));
+    case DType::UInt16: return nb::int_(*static_cast<const uint16_t*>(p));
+    case DType::UInt32: return nb::int_(*static_cast<const uint32_t*>(p));
+    case DType::UInt64: return nb::int_(*static_cast<const uint64_t*>(p));
+    case DType::Float32: return nb::float_(*static_cast<const float*>(p));
+    case DType::Float64: return nb::float_(*static_cast<const double*>(p));
+    case DType::Complex64: {
+      const auto z = *static_cast<const std::complex<float>*>(p);
+      return nb::steal(PyComplex_FromDoubles(z.real(), z.imag()));
+    }
+    case DType::Complex128: {
+      const auto z = *static_cast<const std::complex<double>*>(p);
+      return nb::steal(PyComplex_FromDoubles(z.real(), z.imag()));
+    }
+    default: return nb::float_(Scalar(dtype, p).to_double());  // float16
+  }
+}
+
+std::optional<Scalar> exact_python_scalar(nb::handle value, DType dtype) {
+  PyObject* o = value.ptr();
+  if (PyBool_Check(o)) {
+    // True and False are 1 and 0 in every dtype.
+    return Scalar(o == Py_True).cast(dtype);
+  }
+  if (PyFloat_CheckExact(o)) {
+    const double v = PyFloat_AS_DOUBLE(o);
+    if (dtype == DType::Float64 || dtype == DType::Complex128) return Scalar(v).cast(dtype);
+    // Narrower floats round; past their range NumPy warns of the overflow.
+    if ((dtype == DType::Float32 || dtype == DType::Complex64) &&
+        (std::isnan(v) || std::fabs(v) < 3.4028234663852886e38)) {
+      return Scalar(v).cast(dtype);
+    }
+    return std::nullopt;
+  }
+  if (PyLong_CheckExact(o)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow || (v == -1 && PyErr_Occurred())) {
+      PyErr_Clear();
+      return std::nullopt;
+    }
+    const Scalar s{int64_t{v}};
+    switch (dtype) {
+      case DType::Int64: case DType::Float64: case DType::Complex128: return s.cast(dtype);
+      case DType::Int32: if (v >= INT32_MIN && v <= INT32_MAX) return s.cast(dtype); break;
+      case DType::Int16: if (v >= INT16_MIN && v <= INT16_MAX) return s.cast(dtype); break;
+      case DType::Int8: if (v >= INT8_MIN && v <= INT8_MAX) return s.cast(dtype); break;
+      case DType::UInt64: if (v >= 0) return s.cast(dtype); break;
+      case DType::UInt32: if (v >= 0 && v <= UINT32_MAX) return s.cast(dtype); break;
+      case DType::UInt16: if (v >= 0 && v <= UINT16_MAX) return s.cast(dtype); break;
+      case DType::UInt8: if (v >= 0 && v <= UINT8_MAX) return s.cast(dtype); break;
+      default: break;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 Dims to_shape(nb::handle obj, const char* api) {

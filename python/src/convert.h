@@ -8,6 +8,7 @@
 #include <string>
 
 #include "tessera/array.h"
+#include "tessera/scalar.h"
 #include "tessera/ufunc.h"
 
 namespace tessera::py {
@@ -54,6 +55,16 @@ std::string typestr(DType dtype);
 // Keeps `owner` alive for as long as an engine buffer uses memory it owns (released with
 // the GIL taken).
 std::shared_ptr<void> keep_alive(nb::handle owner);
+
+// The Python number NumPy's item() gives for one element of `dtype` at `p`: bool, int,
+// float (float16 too) or complex.
+nb::object python_number(DType dtype, const void* p);
+
+// A Python bool, int, float or complex (exactly those types) converted to one element of
+// `dtype` as NumPy's element assignment converts it, when that conversion is exact or an
+// ordinary rounding; nullopt where NumPy would warn or raise (overflow, NaN into an
+// integer, ...) or the value is anything else, so the general path decides.
+std::optional<Scalar> exact_python_scalar(nb::handle value, DType dtype);
 
 // Python's own message for "x cannot be interpreted as an integer" style conversions.
 int64_t to_int64(nb::handle obj, const char* api, const char* what);

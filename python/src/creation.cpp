@@ -2,6 +2,7 @@
 // argument conventions; these take resolved dtypes, shapes and values.
 
 #include <algorithm>
+#include <complex>
 #include <memory>
 #include <nanobind/stl/string.h>
 
@@ -43,7 +44,17 @@ struct HeldBuffer {
   }
 };
 
+// One value: a NumPy 0-d array (of the dtype it is to be read as), or a Python int (within
+// int64), float, complex or bool, which casts from int64, float64, complex128 or bool as
+// NumPy's weak scalars do.
 Scalar scalar_from_host(nb::handle value, const char* api) {
+  PyObject* o = value.ptr();
+  if (PyBool_Check(o)) return Scalar(o == Py_True);
+  if (PyFloat_CheckExact(o)) return Scalar(PyFloat_AS_DOUBLE(o));
+  if (PyComplex_CheckExact(o)) {
+    return Scalar(std::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)));
+  }
+  if (PyLong_CheckExact(o)) return Scalar(int64_t{to_int64(value, api, "value")});
   Array a = array_from_host(value, api);
   return Scalar(a.dtype(), a.data());
 }

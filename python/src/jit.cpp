@@ -144,9 +144,9 @@ class HostDispatcher {
     if (e.returns_array_ndim >= 0) return new_array(e, result);
     if (e.returns_argument >= 0) return nb::borrow(args[static_cast<size_t>(e.returns_argument)]);
     if (e.returns_nothing) return nb::none();
-    if (!e.returns_tuple) return to_python(e.result[0], result);
+    if (!e.returns_tuple) return python_number(e.result[0], result);
     nb::list items;
-    for (size_t i = 0; i < e.result.size(); ++i) items.append(to_python(e.result[i], result + 16 * i));
+    for (size_t i = 0; i < e.result.size(); ++i) items.append(python_number(e.result[i], result + 16 * i));
     return nb::tuple(items);
   }
 
@@ -333,31 +333,6 @@ class HostDispatcher {
     auto owner = std::shared_ptr<void>(data, [](void* p) { std::free(p); });
     Array a(Buffer::wrap(Device::cpu(), data, bytes, owner), e.result[0], shape, strides, 0);
     return numpy().attr("asarray")(wrap(std::move(a)));
-  }
-
-  static nb::object to_python(DType dtype, const unsigned char* p) {
-    switch (dtype) {
-      case DType::Bool: return nb::bool_(*reinterpret_cast<const bool*>(p));
-      case DType::Int8: return nb::int_(*reinterpret_cast<const int8_t*>(p));
-      case DType::Int16: return nb::int_(*reinterpret_cast<const int16_t*>(p));
-      case DType::Int32: return nb::int_(*reinterpret_cast<const int32_t*>(p));
-      case DType::Int64: return nb::int_(*reinterpret_cast<const int64_t*>(p));
-      case DType::UInt8: return nb::int_(*reinterpret_cast<const uint8_t*>(p));
-      case DType::UInt16: return nb::int_(*reinterpret_cast<const uint16_t*>(p));
-      case DType::UInt32: return nb::int_(*reinterpret_cast<const uint32_t*>(p));
-      case DType::UInt64: return nb::int_(*reinterpret_cast<const uint64_t*>(p));
-      case DType::Float32: return nb::float_(*reinterpret_cast<const float*>(p));
-      case DType::Float64: return nb::float_(*reinterpret_cast<const double*>(p));
-      case DType::Complex64: {
-        const auto z = *reinterpret_cast<const std::complex<float>*>(p);
-        return nb::steal(PyComplex_FromDoubles(z.real(), z.imag()));
-      }
-      case DType::Complex128: {
-        const auto z = *reinterpret_cast<const std::complex<double>*>(p);
-        return nb::steal(PyComplex_FromDoubles(z.real(), z.imag()));
-      }
-      default: return nb::float_(Scalar(dtype, p).to_double());
-    }
   }
 
   std::unordered_map<std::string, Entry> entries_;

@@ -5,6 +5,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <cstring>
 #include <string>
 
 #include "convert.h"
@@ -142,6 +143,37 @@ Array array_over_memory(nb::handle memptr, const Dims& shape, DType dtype, Order
                0);
 }
 
+// The element of a one-element CPU array as a Python number (computed first when pending),
+// or a null object where the Python implementation answers: other devices and sizes, and
+// the errors, keep one implementation there.
+nb::object cpu_element(const Array& a) {
+  if (a.size() != 1 || !a.device().is_cpu()) return {};
+  const std::byte* p =
+      a.buffer()->is_pending() ? without_gil([&] { return a.data(); }) : a.data();
+  return python_number(a.dtype(), p);
+}
+
+// tessera._ndarray's implementation of method `name`, for what the fast paths here leave.
+nb::object python_method(const char* name) {
+  return nb::module_::import_("tessera._ndarray").attr(name);
+}
+
+// A conversion to a Python scalar (float(a), int(a), ...): NumPy converts 0-d arrays (and
+// bool() any one-element array); `kinds` are the dtype kinds converted here directly, by
+// `convert` applied to the element.
+template <typename Convert>
+void def_scalar_conversion(nb::class_<NdArray>& cls, const char* method, const char* kinds,
+                           bool any_ndim, Convert convert) {
+  cls.def(method, [method, kinds, any_ndim, convert](nb::handle self) -> nb::object {
+    const Array& a = unwrap(self).array;
+    if ((any_ndim || a.ndim() == 0) && std::strchr(kinds, dtype_info(a.dtype()).kind)) {
+      if (nb::object v = cpu_element(a); v.is_valid()) return convert(v);
+    }
+    static nb::object slow = python_method((std::string("_slow") + method).c_str());
+    return slow(self);
+  });
+}
+
 }  // namespace
 
 void bind_ndarray(nb::module_& m) {
@@ -219,6 +251,25 @@ void bind_ndarray(nb::module_& m) {
   cls.def_prop_ro("_pending", [](const NdArray& s) { return s.array.buffer()->is_pending(); },
                   "Whether the array's values are an expression not yet computed (for tests "
                   "of fusion: reading the property computes nothing).");
+  cls.def("item", [](nb::handle self, nb::args args) -> nb::object {
+    if (args.size() == 0) {
+      if (nb::object v = cpu_element(unwrap(self).array); v.is_valid()) return v;
+    }
+    static nb::object slow = python_method("_slow_item");
+    return slow(self, *args);
+  });
+  def_scalar_conversion(cls, "__float__", "biuf", false,
+                        [](nb::object v) { return nb::steal(PyNumber_Float(v.ptr())); });
+  def_scalar_conversion(cls, "__int__", "biu", false,
+                        [](nb::object v) { return nb::steal(PyNumber_Long(v.ptr())); });
+  def_scalar_conversion(cls, "__complex__", "biufc", false, [](nb::object v) {
+    return nb::steal(PyComplex_FromCComplex(
+        PyComplex_Check(v.ptr()) ? PyComplex_AsCComplex(v.ptr())
+                                 : Py_complex{PyFloat_AsDouble(v.ptr()), 0.0}));
+  });
+  def_scalar_conversion(cls, "__bool__", "biufc", true, [](nb::object v) {
+    return nb::bool_(PyObject_IsTrue(v.ptr()) == 1);
+  });
   cls.def("__len__", [](const NdArray& s) {
     if (s.array.ndim() == 0) throw TypeError("[len] len() of unsized object (a 0-d array)");
     return s.array.shape()[0];

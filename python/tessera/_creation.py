@@ -209,15 +209,15 @@ def empty(shape, dtype=float, order="C", *, device=None):
     return _core._empty(shape, dtype, _device_of(device, None), order)
 
 
-_ZERO, _ONE = np.zeros((), np.int64), np.ones((), np.int64)
-
-
 def zeros(shape, dtype=float, order="C", *, device=None):
-    return _core._full(shape, _ZERO, dtype, _device_of(device, None), order, "zeros")
+    return _core._full(shape, 0, dtype, _device_of(device, None), order, "zeros")
 
 
 def ones(shape, dtype=float, order="C", *, device=None):
-    return _core._full(shape, _ONE, dtype, _device_of(device, None), order, "ones")
+    return _core._full(shape, 1, dtype, _device_of(device, None), order, "ones")
+
+
+_PYTHON_SCALAR_DTYPES = {float: np.float64, int: np.int64, bool: np.bool_, complex: np.complex128}
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None):
@@ -225,6 +225,12 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None):
         out = empty(shape, fill_value.dtype if dtype is None else dtype, order, device=device)
         out[...] = fill_value
         return out
+    if dtype is None and type(fill_value) in _PYTHON_SCALAR_DTYPES:
+        # A Python number: NumPy's default dtype for it (int64 within its range).
+        default = _PYTHON_SCALAR_DTYPES[type(fill_value)]
+        if default is not np.int64 or -INT64_MAX - 1 <= fill_value <= INT64_MAX:
+            return _core._full(shape, fill_value, default, _device_of(device, None), order,
+                               "full")
     if dtype is None:
         value = native(_host_array(fill_value, None, None, "full"), "full")
         dtype = value.dtype
@@ -290,6 +296,10 @@ def _arange_length(start, stop, step):
 
 def arange(start=None, stop=None, step=None, dtype=None, *, device=None):
     """Evenly spaced values in [start, stop), with NumPy's length rule and values."""
+    if type(start) is int and stop is None and step is None and dtype is None \
+            and device is None and 0 <= start <= INT64_MAX:
+        # arange(n), the common call: NumPy's int64 range without the general path's checks.
+        return _core._arange(start, 0, 1, np.int64, None)
     if start is None and stop is None:
         raise TypeError("[arange] needs at least a stop value")
     if stop is None:

@@ -419,19 +419,23 @@ class Flags:
         return "\n".join(f"  {n} : {self[n]}" for n in names) + "\n"
 
 
+# What the methods bound in C++ (python/src/ndarray.cpp) leave to Python: a CPU array's
+# element converts there; other devices, positions and errors come here.
+_slow_item = item
+_slow__float__ = _scalar_conversion("float", float)
+_slow__int__ = _scalar_conversion("int", int)
+_slow__complex__ = _scalar_conversion("complex", complex)
+_slow__bool__ = _scalar_conversion("bool", bool)
+
+
 def _install():
     methods = {
         "get": get, "set": set_from_host, "copy_to_host": copy_to_host,
         "copy_to_device": copy_to_device, "__array__": __array__, "__index__": __index__,
-        "item": item,
         "tolist": tolist, "__iter__": __iter__, "__repr__": __repr__, "__str__": __str__,
         "__format__": __format__, "__reduce_ex__": __reduce_ex__, "__copy__": __copy__,
         "__deepcopy__": __deepcopy__, "__dlpack__": __dlpack__,
         "__dlpack_device__": __dlpack_device__, "__dask_tokenize__": __dask_tokenize__,
-        "__float__": _scalar_conversion("float", float),
-        "__int__": _scalar_conversion("int", int),
-        "__complex__": _scalar_conversion("complex", complex),
-        "__bool__": _scalar_conversion("bool", bool),
         "flags": property(Flags),
         "flat": property(flatiter, _set_flat),
         "view": view,

@@ -1,6 +1,7 @@
 // Operations that move data: copies, casts, assignment, fills and transfers.
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -61,10 +62,20 @@ Array transfer(const Array& src, Device to) {
 
 }  // namespace
 
+// Below this size host copies and fills are done in place by the caller's thread.
+constexpr int64_t kDirectCopyBytes = 64 << 10;
+
 Array Array::copy(Order order) const { return astype(dtype_, order); }
 
 Array Array::astype(DType dtype, Order order) const {
   Array out = empty_like(*this, dtype, order);
+  if (dtype == dtype_ && device().is_cpu() && nbytes() <= kDirectCopyBytes &&
+      out.strides() == strides_ && (is_c_contiguous() || is_f_contiguous())) {
+    // A small contiguous copy in the same layout (t.copy()): one memcpy, where the
+    // backend's copy would simplify layouts and run a strided loop.
+    std::memcpy(out.data(), data(), nbytes());
+    return out;
+  }
   backend_for(device()).copy(*this, out);
   report_fp_events();  // a conversion's invalid values, overflows and underflows
   return out;
@@ -97,6 +108,16 @@ void Array::assign(const Array& src) {
 void Array::fill(const Scalar& value) {
   require_writeable("fill");
   Scalar v = value.cast(dtype_);
+  // A small contiguous block of host memory (`t[0] = 1.0`, zeros(3)): stored here, where
+  // the backend's copy would build a 0-d source and a strided loop around a few elements
+  // (its threads pay off only on large arrays).
+  if (device().is_cpu() && nbytes() <= kDirectCopyBytes &&
+      (size() == 1 || is_c_contiguous() || is_f_contiguous())) {
+    std::byte* out = data();
+    const int64_t n = size(), width = itemsize();
+    for (int64_t i = 0; i < n; ++i) std::memcpy(out + i * width, v.data(), width);
+    return;
+  }
   auto host = Buffer::wrap(Device::cpu(), const_cast<void*>(v.data()), itemsize(), nullptr);
   Array scalar(std::move(host), dtype_, Dims{}, Dims{}, 0);
   backend_for(device()).copy(scalar.to_device(device()).broadcast_to(shape_), *this);

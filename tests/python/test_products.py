@@ -496,9 +496,11 @@ def test_matmul_few_terms_keeps_operands_at_call(device):
         assert_product(r, expected, bound=1.0, k=8)
 
 
-def assert_product_warns_as_numpy(x, y):
+def assert_product_warns_as_numpy(x, y, numpy_decides=True):
     """x @ y in tessera gives NumPy's values and warns NumPy's warnings, once each; on a
-    CUDA device running generated code, none (CuPy's rule, docs/cuda.md)."""
+    CUDA device running generated code, none (CuPy's rule, docs/cuda.md). Where NumPy's
+    warnings come from its BLAS kernel's own arithmetic and not from the values
+    (`numpy_decides` False), tessera's rule holds: nothing is reported."""
     __tracebackhide__ = True
     with warnings.catch_warnings(record=True) as np_caught:
         warnings.simplefilter("always")
@@ -506,7 +508,7 @@ def assert_product_warns_as_numpy(x, y):
     with warnings.catch_warnings(record=True) as tp_caught:
         warnings.simplefilter("always")
         got = tp.asnumpy(tp.asarray(x) @ tp.asarray(y))
-    want = np_caught if reports_fp_errors() else []
+    want = np_caught if reports_fp_errors() and numpy_decides else []
     assert sorted(str(w.message) for w in tp_caught) == sorted(str(w.message) for w in want)
     np.testing.assert_array_equal(got, expected)
 
@@ -526,12 +528,18 @@ def test_matmul_few_terms_warnings(device, values):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128], ids=dtype_id)
 def test_matmul_blas_warnings(device, values, dtype):
     """Products through the BLAS (50 terms) warn as NumPy's do: overflow from finite
-    operands, invalid for inf * 0; inf and NaN operands alone raise nothing."""
+    operands, invalid for inf * 0; inf and NaN operands alone raise nothing. Whether
+    NumPy's own product warns for those depends on its OpenBLAS kernel (one that pads a
+    tile with zeros multiplies them by inf, and raises invalid), so there tessera's rule is
+    checked, not NumPy's machine-dependent warning."""
     big = float(np.finfo(dtype).max) ** 0.6  # its square overflows
     x, y = (np.full(shape, {"big": big, "-big": -big}.get(v, v), dtype)
             for shape, v in (((40, 50), values[0]), ((50, 30), values[1])))
     y[0, :] = 1.0  # a finite row: the NaN/inf results are not all from one kind of term
-    assert_product_warns_as_numpy(x, y)
+    # Complex inf * 1 has a NaN part: there the values show the invalid operation too.
+    from_values = (not any(v is np.inf or v is np.nan for v in values) or values[1] == 0.0
+                   or np.dtype(dtype).kind == "c")
+    assert_product_warns_as_numpy(x, y, numpy_decides=from_values)
 
 
 def test_matmul_blas_errors_raise_under_errstate(device):

@@ -145,6 +145,10 @@ void compile_program(Program& p, const expr::Node& root, bool both_outputs) {
   } else {
     p.roots[0] = compiler.compile(root);
   }
+  const auto half = [](DType t) { return t == DType::Float16; };
+  p.half_precision = std::any_of(p.slot_dtypes.begin(), p.slot_dtypes.end(), half) ||
+                     std::any_of(p.operands.begin(), p.operands.end(),
+                                 [&](const Array& a) { return half(a.dtype()); });
   if (p.slot_dtypes.size() > kMaxSlots || p.operands.size() > StridedLayout::kMaxOperands ||
       p.steps.size() > std::size(p.step_errors)) {
     throw std::logic_error("eval_expr: expression tree larger than the evaluator's limits");
@@ -316,7 +320,7 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
     // Every computing step leaves clean flags behind, reported or not, so none is taken
     // for another's (a reduction's fold reads what is raised between blocks).
     if (s.kind != Step::Constant && (s.kind != Step::Load || s.converts)) {
-      if (const unsigned raised = raised_fp_errors()) {
+      if (const unsigned raised = raised_fp_errors(p.half_precision)) {
         if (!s.fp_name.empty()) {
           p.step_errors[i].fetch_or(static_cast<uint8_t>(raised), std::memory_order_relaxed);
         }

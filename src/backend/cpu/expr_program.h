@@ -60,6 +60,9 @@ struct Program {
   std::vector<Array> operands;
   int roots[2] = {};  // the slots holding the tree's value(s)
   uint64_t id = 0;    // unique per compilation: which program a thread's slots hold
+  // Some slot or operand is float16, whose conversions (libgcc's soft-float) raise
+  // overflow and underflow in the x87 status word: the flags are read from both.
+  bool half_precision = false;
   // The floating-point errors each step raised, from every thread that ran the program.
   mutable std::atomic<uint8_t> step_errors[2 * kMaxSlots] = {};
   // Flags already raised when a block started: a reduction's or scan's fold between

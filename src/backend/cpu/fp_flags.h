@@ -10,8 +10,30 @@
 
 namespace tessera::cpu {
 
-inline unsigned raised_fp_errors() {
-  const int flags = std::fetestexcept(FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
+// The flags the loops raise, read inline: the evaluator reads them after every step of
+// every block, and on x86-64 fetestexcept (a call into libm that also stores the x87
+// status word, a slow instruction) cost as much as a step's loop over a short row.
+// x86-64's status words hold the exceptions at the bit positions of <cfenv>'s FE_
+// constants. SSE's MXCSR has what every SSE/AVX computation raises (tessera has no long
+// double; glibc's double functions use SSE2); the x87 word is read only where `x87` says
+// so: float16 conversions are libgcc's soft-float, which raises overflow and underflow
+// there.
+inline int raised_fe_flags(bool x87) {
+#if defined(__x86_64__)
+  unsigned mxcsr;
+  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+  unsigned short x87_status = 0;
+  if (x87) __asm__ volatile("fnstsw %0" : "=m"(x87_status));
+  return static_cast<int>((mxcsr | x87_status) & FE_ALL_EXCEPT);
+#else
+  (void)x87;
+  return std::fetestexcept(FE_ALL_EXCEPT);
+#endif
+}
+
+inline unsigned raised_fp_errors(bool x87 = true) {
+  const int flags =
+      raised_fe_flags(x87) & (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID);
   if (!flags) return 0;
   return ((flags & FE_DIVBYZERO) ? fp_bit(FpError::Divide) : 0) |
          ((flags & FE_OVERFLOW) ? fp_bit(FpError::Overflow) : 0) |

@@ -1,6 +1,8 @@
 #include "backend/cpu/parallel.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <exception>
@@ -19,8 +21,15 @@ int default_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-// Workers sleep on a generation counter; each job is split into `parts` numbered slices
+// Workers wait on a generation counter; each job is split into `parts` numbered slices
 // that the workers and the caller claim until none is left.
+//
+// Waiting spins before it sleeps. A program's array operations come back to back (a
+// solver's loop: a few microseconds of Python between them), and a worker woken from a
+// condition variable takes tens of microseconds to run again: as long as the work of a
+// mid-size operation (10^5 elements) on one core. So a worker polls for the next job for a
+// short while (kSpin) before it sleeps, and the caller polls for the job's end likewise;
+// OpenMP runtimes and OpenBLAS wait the same way.
 class Pool {
  public:
   explicit Pool(int threads) { resize(threads); }
@@ -30,34 +39,59 @@ class Pool {
 
   void resize(int threads) {
     stop();
-    stopping_ = false;
+    stopping_.store(false);
     for (int i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
   }
 
   void run(int parts, const std::function<void(int)>& task) {
     std::unique_lock lock(run_mutex_);  // one job at a time; nested calls run inline
+    error_ = nullptr;
+    task_.store(&task, std::memory_order_relaxed);
+    parts_.store(parts, std::memory_order_relaxed);
+    pending_.store(parts, std::memory_order_relaxed);
+    next_.store(0, std::memory_order_release);  // publishes the job to drain()
     {
-      std::lock_guard guard(mutex_);
-      task_ = &task;
-      parts_ = parts;
-      next_ = 0;
-      pending_ = parts;
-      error_ = nullptr;
-      ++generation_;
+      std::lock_guard guard(mutex_);  // a worker about to sleep sees the new generation
+      generation_.fetch_add(1, std::memory_order_release);
     }
-    wake_.notify_all();
+    if (sleepers_.load(std::memory_order_relaxed) > 0) wake_.notify_all();
     drain();
-    std::unique_lock guard(mutex_);
-    done_.wait(guard, [this] { return pending_ == 0; });
-    task_ = nullptr;
+    if (!spin_until([this] { return pending_.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock guard(mutex_);
+      done_.wait(guard, [this] { return pending_.load(std::memory_order_acquire) == 0; });
+    }
     if (error_) std::rethrow_exception(error_);
   }
 
  private:
+  // How long a waiting thread polls before it sleeps.
+  static constexpr std::chrono::microseconds kSpin{100};
+
+  // Polls `ready` for up to kSpin; whether it became true.
+  template <typename Ready>
+  static bool spin_until(Ready ready) {
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (;;) {
+      for (int i = 0; i < 64; ++i) {
+        if (ready()) return true;
+        cpu_relax();
+      }
+      if (std::chrono::steady_clock::now() > until) return ready();
+    }
+  }
+
+  static void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+
   void stop() {
     {
       std::lock_guard guard(mutex_);
-      stopping_ = true;
+      stopping_.store(true);
     }
     wake_.notify_all();
     for (auto& t : workers_) t.join();
@@ -65,36 +99,38 @@ class Pool {
   }
 
   void work() {
-    uint64_t seen = 0;
+    uint64_t seen = generation_.load(std::memory_order_acquire);
     for (;;) {
-      {
+      auto next_job = [&] {
+        return stopping_.load(std::memory_order_relaxed) ||
+               generation_.load(std::memory_order_acquire) != seen;
+      };
+      if (!spin_until(next_job)) {
         std::unique_lock guard(mutex_);
-        wake_.wait(guard, [&] { return stopping_ || generation_ != seen; });
-        if (stopping_) return;
-        seen = generation_;
+        sleepers_.fetch_add(1, std::memory_order_relaxed);
+        wake_.wait(guard, next_job);
+        sleepers_.fetch_sub(1, std::memory_order_relaxed);
       }
+      if (stopping_.load()) return;
+      seen = generation_.load(std::memory_order_acquire);
       drain();
     }
   }
 
   void drain() {
     for (;;) {
-      int part;
-      const std::function<void(int)>* task;
-      {
-        std::lock_guard guard(mutex_);
-        if (!task_ || next_ >= parts_) return;
-        part = next_++;
-        task = task_;
-      }
+      const int part = next_.fetch_add(1, std::memory_order_acquire);
+      if (part >= parts_.load(std::memory_order_relaxed)) return;
       try {
-        (*task)(part);
+        (*task_.load(std::memory_order_relaxed))(part);
       } catch (...) {
         std::lock_guard guard(mutex_);
         if (!error_) error_ = std::current_exception();
       }
-      std::lock_guard guard(mutex_);
-      if (--pending_ == 0) done_.notify_all();
+      if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard guard(mutex_);  // the caller may be between its check and its sleep
+        done_.notify_all();
+      }
     }
   }
 
@@ -102,10 +138,10 @@ class Pool {
   std::mutex run_mutex_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
-  const std::function<void(int)>* task_ = nullptr;
-  int parts_ = 0, next_ = 0, pending_ = 0;
-  uint64_t generation_ = 0;
-  bool stopping_ = false;
+  std::atomic<const std::function<void(int)>*> task_{nullptr};
+  std::atomic<int> parts_{0}, next_{0}, pending_{0}, sleepers_{0};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<bool> stopping_{false};
   std::exception_ptr error_;
 };
 
