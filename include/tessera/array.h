@@ -99,6 +99,12 @@ class Array {
 
   // Writes. `src` is broadcast to this shape and cast to this dtype; overlap is safe.
   void assign(const Array& src);
+  // Computes `src`, a pending elementwise expression of this shape and dtype, straight into
+  // this array's memory instead of into its own (a[1:-1] = expr then copies nothing).
+  // False, with nothing done, where that cannot be: src is not such an expression, or one
+  // of its inputs shares memory with this array. src stays pending: for an expression that
+  // nothing else will read (the caller knows).
+  bool assign_expression(const Array& src);
   void fill(const Scalar& value);
 
   // Copies to/from host memory laid out contiguously in C order.

@@ -217,6 +217,12 @@ void bind_indexing(nb::class_<NdArray>& cls) {
         return;
       }
     }
+    // `a[1:-1] = expr` with a temporary pending expression (no other reference to it can
+    // read it later): computed straight into the target.
+    if (Py_REFCNT(value.ptr()) == 1 && is_ndarray(value) &&
+        without_gil([&] { return target.assign_expression(unwrap(value).array); })) {
+      return;
+    }
     Array src = value_array(value, target, "setitem", element);
     warn_complex_cast(src.dtype(), target.dtype());
     without_gil([&] {

@@ -10,6 +10,7 @@
 #include "backend/backend.h"
 #include "core/fp_events.h"
 #include "core/overlap.h"
+#include "core/pending.h"
 #include "tessera/array.h"
 #include "tessera/errors.h"
 
@@ -103,6 +104,22 @@ void Array::assign(const Array& src) {
   if (may_overlap(from, *this)) from = from.copy();
   backend_for(device()).copy(from, *this);
   report_fp_events();
+}
+
+bool Array::assign_expression(const Array& src) {
+  if (src.dtype() != dtype_ || src.shape() != shape_ || src.device() != device() ||
+      !src.buffer()->is_pending()) {
+    return false;
+  }
+  const expr::NodePtr root = pending_tree(src, shape_);
+  if (!root) return false;
+  for (const expr::Node* in : expr::collect_inputs(*root)) {
+    if (may_overlap(in->input, *this)) return false;
+  }
+  require_writeable("setitem");
+  backend_for(device()).eval_expr(*root, {this, 1});
+  report_fp_events();
+  return true;
 }
 
 void Array::fill(const Scalar& value) {

@@ -85,6 +85,11 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   p.operands.assign(outs.begin(), outs.end());
   const int nouts = static_cast<int>(outs.size());
   compile_program(p, root, nouts == 2);
+  for (int j = 0; j < nouts; ++j) {
+    for (size_t k = nouts; k < p.operands.size(); ++k) {
+      if (may_overlap(outs[j], p.operands[k])) p.check_every_step = true;
+    }
+  }
   FusedPair fused = nouts == 1 ? match_fused_pair(p) : FusedPair{};
   for (const int k : fused.operands) {
     if (fused.fn && may_overlap(outs[0], p.operands[k])) fused.fn = nullptr;

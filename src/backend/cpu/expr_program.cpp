@@ -99,7 +99,8 @@ class Compiler {
       case expr::Node::Kind::User: {
         // Floating-point flags its code raises are not reported, as Numba's ufuncs do not.
         if (n.args.size() > static_cast<size_t>(kMaxStepArgs)) {
-          throw std::logic_error("eval_expr: a user's function of more arguments than a step takes");
+          throw std::logic_error(
+              "eval_expr: a user's function of more arguments than a step takes");
         }
         step.kind = Step::User;
         step.user = n.user.get();
@@ -112,8 +113,7 @@ class Compiler {
         step.kind = Step::Run;
         step.op = n.op;
         step.loop = loop_for(n.op, n.loop);
-        check_errors(step, info.name, n,
-                     reported_fp_errors(n.op, info.loops[n.loop].in[0]));
+        check_errors(step, info.name, n, reported_fp_errors(n.op, info.loops[n.loop].in[0]));
         for (const expr::NodePtr& a : n.args) step.args[step.nargs++] = compile(*a);
         for (int k = 0; k < info.nout; ++k) {
           step.results[step.nresults++] = new_slot(info.loops[n.loop].out[k]);
@@ -146,6 +146,8 @@ void compile_program(Program& p, const expr::Node& root, bool both_outputs) {
     p.roots[0] = compiler.compile(root);
   }
   const auto half = [](DType t) { return t == DType::Float16; };
+  p.check_every_step = std::any_of(p.steps.begin(), p.steps.end(),
+                                   [](const Step& s) { return s.kind == Step::User; });
   p.half_precision = std::any_of(p.slot_dtypes.begin(), p.slot_dtypes.end(), half) ||
                      std::any_of(p.operands.begin(), p.operands.end(),
                                  [&](const Array& a) { return half(a.dtype()); });
@@ -170,12 +172,10 @@ void walk_tree(TreeWalk& walk, const expr::Node& root, const Array& first, const
     walk.base[k] = operands[k].data();
   }
   if (marker) strides[nops] = *marker;
-  walk.layout = simplify_layout(first.shape(), strides, nops + (marker ? 1 : 0),
-                                nops > 1 ? 1 : 0);
+  walk.layout = simplify_layout(first.shape(), strides, nops + (marker ? 1 : 0), nops > 1 ? 1 : 0);
 }
 
-void record_walk_errors(const TreeWalk& walk, std::string_view fold_name, Ufunc op,
-                        DType dtype) {
+void record_walk_errors(const TreeWalk& walk, std::string_view fold_name, Ufunc op, DType dtype) {
   record_program_errors(walk.program);
   const unsigned folds = (walk.fold_errors.load(std::memory_order_relaxed) |
                           walk.program.entry_errors.load(std::memory_order_relaxed)) &
@@ -218,10 +218,14 @@ namespace {
   const jit::RaiseInfo info = jit::raise_info(code);
   const std::string message = "[" + f.name + "] " + std::string(info.message);
   switch (info.kind) {
-    case jit::RaiseKind::ZeroDivision: throw FloatingPointError(message);
-    case jit::RaiseKind::Value: throw ValueError(message);
-    case jit::RaiseKind::Memory: throw OutOfMemoryError(message);
-    case jit::RaiseKind::Unknown: break;
+    case jit::RaiseKind::ZeroDivision:
+      throw FloatingPointError(message);
+    case jit::RaiseKind::Value:
+      throw ValueError(message);
+    case jit::RaiseKind::Memory:
+      throw OutOfMemoryError(message);
+    case jit::RaiseKind::Unknown:
+      break;
   }
   throw std::runtime_error(message + " " + std::to_string(code));
 }
@@ -249,8 +253,8 @@ void fill_constants(const Program& p, std::byte* memory, int64_t m) {
 void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides, int64_t off,
                int64_t m, std::byte* memory, std::byte** slot_ptr,
                std::span<std::byte* const> direct) {
-  collect_fp_errors(p.entry_errors);
-  for (size_t i = 0; i < p.steps.size(); ++i) {
+  // One step of the program; what it computes goes to slots (or a direct output).
+  const auto run_step = [&](size_t i) {
     const Step& s = p.steps[i];
     std::byte* own = memory + s.results[0] * kSlotStride;
     switch (s.kind) {
@@ -265,7 +269,9 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
         }
         break;
       }
-      case Step::Constant: slot_ptr[s.results[0]] = own; break;
+      case Step::Constant:
+        slot_ptr[s.results[0]] = own;
+        break;
       case Step::Dot: {
         const int k = s.operand;
         std::byte* target = direct.empty() ? nullptr : direct[s.results[0]];
@@ -317,6 +323,20 @@ void run_block(const Program& p, std::byte* const* ptrs, const int64_t* strides,
         break;
       }
     }
+  };
+  collect_fp_errors(p.entry_errors, p.half_precision);
+  // The flags are read once per block: a step that raised none leaves none to attribute
+  // (reading them serializes the FPU, which after every step cost as much as a step over
+  // a short row). A block that raised some runs again, step by step, to attribute them:
+  // the same values again, unless the program must check every step (check_every_step).
+  if (!p.check_every_step) {
+    for (size_t i = 0; i < p.steps.size(); ++i) run_step(i);
+    if (!raised_fp_errors(p.half_precision)) return;
+    clear_fp_errors();
+  }
+  for (size_t i = 0; i < p.steps.size(); ++i) {
+    run_step(i);
+    const Step& s = p.steps[i];
     // Every computing step leaves clean flags behind, reported or not, so none is taken
     // for another's (a reduction's fold reads what is raised between blocks).
     if (s.kind != Step::Constant && (s.kind != Step::Load || s.converts)) {

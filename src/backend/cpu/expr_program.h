@@ -63,6 +63,10 @@ struct Program {
   // Some slot or operand is float16, whose conversions (libgcc's soft-float) raise
   // overflow and underflow in the x87 status word: the flags are read from both.
   bool half_precision = false;
+  // Blocks check the flags after every step instead of once (a block that raised some is
+  // then not run twice): a user's function may have effects (print), and an evaluation
+  // whose output is also an input reads what its first run wrote.
+  bool check_every_step = false;
   // The floating-point errors each step raised, from every thread that ran the program.
   mutable std::atomic<uint8_t> step_errors[2 * kMaxSlots] = {};
   // Flags already raised when a block started: a reduction's or scan's fold between

@@ -49,8 +49,8 @@ inline void clear_fp_errors() { std::feclearexcept(FE_ALL_EXCEPT); }
 inline void clear_stale_fp_errors() {
   if (raised_fp_errors()) clear_fp_errors();
 }
-inline void collect_fp_errors(std::atomic<unsigned>& sink) {
-  if (const unsigned raised = raised_fp_errors()) {
+inline void collect_fp_errors(std::atomic<unsigned>& sink, bool x87 = true) {
+  if (const unsigned raised = raised_fp_errors(x87)) {
     sink.fetch_or(raised, std::memory_order_relaxed);
     clear_fp_errors();
   }
