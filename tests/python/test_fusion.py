@@ -380,6 +380,68 @@ def test_setitem_into_pending(device):
     run_both(program, sample((6,), np.float64))
 
 
+def test_temporary_expression_assigned_into_a_view(device):
+    """`a[1:-1, 1:-1] = expr` computes a temporary expression straight into the view; an
+    expression that reads the target, one the program still holds, one of another dtype,
+    and one that must broadcast take the general path. All give NumPy's values."""
+    def program(m, p, f):
+        q = p.copy()
+        q[1:-1, 1:-1] = 0.25 * (p[:-2, 1:-1] + p[2:, 1:-1] + p[1:-1, :-2] + p[1:-1, 2:]
+                                + 1e-4 * f[1:-1, 1:-1])
+        q[1:, :] = q[:-1, :] * 2 + 1          # reads the rows it writes
+        held = p[1:-1, 1:-1] - f[1:-1, 1:-1]
+        r = p.copy()
+        r[1:-1, 1:-1] = held
+        held += 1                             # the held expression, read after the assignment
+        i = m.zeros(p.shape, dtype=np.int32)
+        i[1:-1, 1:-1] = p[1:-1, 1:-1] * 100   # cast on assignment
+        b = p.copy()
+        b[2:-2, :] = p[0] + f[0]              # broadcast
+        return q, r, held, i, b
+
+    run_both(program, sample((70, 90), np.float64), sample((70, 90), np.float64, seed=2))
+
+
+def test_temporary_expression_assigned_into_a_view_warns_once(device):
+    def warned(m, a):
+        q = m.zeros(a.shape)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            q[1:-1, 1:-1] = a[1:-1, 1:-1] * 1e300 * 1e300
+        return np.array(m.asnumpy(q) if m is tp else q), [str(w.message) for w in caught]
+
+    a = sample((64, 80), np.float64)
+    expected, expected_messages = warned(np, a)
+    got, got_messages = warned(tp, tp.array(a))
+    np.testing.assert_array_equal(got, expected)
+    assert expected_messages == ["overflow encountered in multiply"]
+    assert got_messages == (expected_messages if reports_fp_errors(device) else [])
+
+
+def test_errors_of_one_block_are_attributed_to_their_op(device):
+    """Flags are read once per block; a block that raised some runs again step by step, so
+    each error is still reported under the op that raised it, and values are unchanged."""
+    n = 20_000
+    a = np.full(n, 2.0)
+    a[n // 2] = 0.0          # one block divides by zero; the others raise nothing
+    b = np.full(n, 3.0)
+    b[3 * n // 4] = np.inf   # another block: inf - inf in the subtraction
+
+    def warned(m, a, b):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            with m.errstate(all="warn"):
+                r = (1.0 / a) * 2 + (b - b)
+                values = np.array(m.asnumpy(r) if m is tp else r)
+        return values, sorted({str(w.message) for w in caught})
+
+    expected, expected_messages = warned(np, a, b)
+    got, got_messages = warned(tp, tp.array(a), tp.array(b))
+    np.testing.assert_array_equal(got, expected)
+    assert len(expected_messages) == 2
+    assert got_messages == (expected_messages if reports_fp_errors(device) else [])
+
+
 def test_inplace_on_pending(device):
     x = sample((6,), np.float32)
     t = tp.array(x)
