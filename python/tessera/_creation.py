@@ -22,11 +22,17 @@ def _device_of(device, default):
     return device if isinstance(device, _core.Device) else _core.Device(device)
 
 
+# Python's own containers and numbers implement no array protocol: the checks for one (a
+# failed attribute lookup raises and catches an AttributeError) are skipped for them.
+_PLAIN_PYTHON = frozenset({list, tuple, float, int, bool, complex})
+
+
 def _host_array(obj, dtype, order, api):
     """`obj` as a NumPy array (the object itself when it already is one that fits)."""
     try:
         if (
-            not isinstance(obj, (np.ndarray, np.generic))
+            type(obj) not in _PLAIN_PYTHON
+            and not isinstance(obj, (np.ndarray, np.generic))
             and hasattr(obj, "__dlpack__")
             and not hasattr(obj, "__array__")
         ):
@@ -65,7 +71,8 @@ def _asarray(obj, dtype, order, device, copy, api):
         raise ValueError(f"[{api}] order must be one of 'C', 'F', 'A', 'K', got {order!r}")
     if isinstance(obj, ndarray):
         return _from_tessera(obj, dtype, order, device, copy, api)
-    if not isinstance(obj, (np.ndarray, np.generic)) and hasattr(obj, "__cuda_array_interface__"):
+    if type(obj) not in _PLAIN_PYTHON and not isinstance(obj, (np.ndarray, np.generic)) \
+            and hasattr(obj, "__cuda_array_interface__"):
         # Another library's device array: shared, not copied through the host.
         shared = _core._from_cuda_interface(obj, api)
         return _from_tessera(shared, dtype, order, device, copy, api)
