@@ -153,7 +153,8 @@ nb::object cpu_element(const Array& a) {
   return python_number(a.dtype(), p);
 }
 
-// tessera._ndarray's implementation of method `name`, for what the fast paths here leave.
+// tessera._ndarray's implementation of method `name`, for what the fast paths here leave
+// (looked up each time: a static Python object would outlive the interpreter).
 nb::object python_method(const char* name) {
   return nb::module_::import_("tessera._ndarray").attr(name);
 }
@@ -169,8 +170,7 @@ void def_scalar_conversion(nb::class_<NdArray>& cls, const char* method, const c
     if ((any_ndim || a.ndim() == 0) && std::strchr(kinds, dtype_info(a.dtype()).kind)) {
       if (nb::object v = cpu_element(a); v.is_valid()) return convert(v);
     }
-    static nb::object slow = python_method((std::string("_slow") + method).c_str());
-    return slow(self);
+    return python_method((std::string("_slow") + method).c_str())(self);
   });
 }
 
@@ -255,8 +255,7 @@ void bind_ndarray(nb::module_& m) {
     if (args.size() == 0) {
       if (nb::object v = cpu_element(unwrap(self).array); v.is_valid()) return v;
     }
-    static nb::object slow = python_method("_slow_item");
-    return slow(self, *args);
+    return python_method("_slow_item")(self, *args);
   });
   def_scalar_conversion(cls, "__float__", "biuf", false,
                         [](nb::object v) { return nb::steal(PyNumber_Float(v.ptr())); });

@@ -71,6 +71,23 @@ def axis_arg(axis, api, what="axis"):
     return c_long(axis, api, what)
 
 
+def axis_tuple(axis, api, what="axis"):
+    """An axis= that NumPy reads with normalize_axis_tuple (median, flip, gradient, unique):
+    an integer, or else any iterable of integers, so a set or a dict (its keys) is taken too
+    and axis={} means no axes; each axis checked by `c_long`, the bounds and repeats left to
+    the caller. Not iterable (axis=1.5) is NumPy's TypeError."""
+    if not isinstance(axis, (tuple, list)):
+        try:
+            axis = [operator.index(axis)]
+        except TypeError:
+            pass
+    try:
+        axes = tuple(axis)
+    except TypeError as error:
+        raise TypeError(f"[{api}] {what}: {error}") from None
+    return tuple(c_long(ax, api, what) for ax in axes)
+
+
 def dimension(value, api, what):
     """An integer that becomes an array dimension (eye's N and M, vander's N): TypeError for
     a non-integer; outside int64, ValueError "Maximum allowed dimension exceeded" as NumPy's;

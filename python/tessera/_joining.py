@@ -11,7 +11,7 @@ import warnings
 import numpy as np
 
 from . import _core
-from ._convert import c_long
+from ._convert import axis_tuple, c_long, prefixed
 from ._core import ndarray
 from ._creation import arange, asarray, empty, operand, zeros
 from ._elementwise import can_cast, result_type
@@ -149,12 +149,15 @@ def column_stack(tup):
 def array_split(ary, indices_or_sections, axis=0):
     """Views of `ary` cut along `axis` into sections (sizes differing by at most one) or at
     the given indices."""
-    ary = operand(ary)
+    return _array_split("array_split", operand(ary), indices_or_sections, axis)
+
+
+def _array_split(api, ary, indices_or_sections, axis):
+    """array_split, its errors named `api` (split's, as NumPy's split calls array_split)."""
     if ary.ndim == 0:
         # NumPy's error for a 0-d array (it reads ary.shape[axis]).
-        raise IndexError("[array_split] tuple index out of range: a 0-d array has no axis to "
-                         "split")
-    axis = _axis("array_split", axis, ary.ndim)
+        raise IndexError(f"[{api}] tuple index out of range: a 0-d array has no axis to split")
+    axis = _axis(api, axis, ary.ndim)
     n = ary.shape[axis]
     try:
         sections = operator.index(indices_or_sections)
@@ -164,14 +167,14 @@ def array_split(ary, indices_or_sections, axis=0):
             try:
                 sections = builtins.int(indices_or_sections)
             except (TypeError, ValueError) as error:
-                raise TypeError(f"[array_split] indices_or_sections must be an integer or a "
+                raise TypeError(f"[{api}] indices_or_sections must be an integer or a "
                                 f"sequence of integers: {error}") from None
         else:
             sections = None
-            bounds = [0, *[_int("array_split", i) for i in indices_or_sections], n]
+            bounds = [0, *[_int(api, i) for i in indices_or_sections], n]
     if sections is not None:
         if sections <= 0:
-            raise ValueError("[array_split] number sections must be larger than 0.")
+            raise ValueError(f"[{api}] number sections must be larger than 0.")
         size, extra = divmod(n, sections)
         bounds = [0]
         for s in range(sections):
@@ -188,13 +191,15 @@ def split(ary, indices_or_sections, axis=0):
         # A number of sections (NumPy's test, N % sections, lets 2.0 through, not 1.5).
         n = ary.shape[_axis("split", axis, ary.ndim)]
         try:
-            uneven = indices_or_sections == 0 or n % indices_or_sections
+            uneven = n % indices_or_sections
         except TypeError as error:
             raise TypeError(f"[split] indices_or_sections must be an integer or a sequence of "
                             f"integers: {error}") from None
+        except ZeroDivisionError as error:  # NumPy's, for split(a, 0)
+            raise prefixed("split", error) from None
         if uneven:
             raise ValueError("[split] array split does not result in an equal division")
-    return array_split(ary, indices_or_sections, axis)
+    return _array_split("split", ary, indices_or_sections, axis)
 
 
 def hsplit(ary, indices_or_sections):
@@ -273,8 +278,7 @@ def flip(m, axis=None):
     m = operand(m)
     if axis is None:
         return m[(slice(None, None, -1),) * m.ndim]
-    axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
-    axes = [_axis("flip", ax, m.ndim) for ax in axes]
+    axes = [_axis("flip", ax, m.ndim) for ax in axis_tuple(axis, "flip")]
     if len(set(axes)) != len(axes):
         raise ValueError("[flip] repeated axis")
     key = [slice(None)] * m.ndim

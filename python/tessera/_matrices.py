@@ -4,19 +4,33 @@ runs on the array's device."""
 
 import builtins
 
-from ._convert import c_long, index, range_length
+from ._convert import INT64_MAX, INT64_MIN, c_long, dimension, index, range_length
 from ._core import ndarray
 from ._creation import arange, operand, zeros
 from ._elementwise import greater_equal, subtract, where
 from ._manipulation import broadcast_shapes, broadcast_to
 
 
+def _offset(api, k, columns):
+    """The offset k of a triangle mask with `columns` columns (triu's is its k - 1). NumPy
+    builds the mask's columns as arange(-k, columns - k) of int64, which converts its first
+    value and, from two columns on, its second: OverflowError where one is past int64.
+    (Its later values then wrap around, for an offset just above -2**63; tessera's mask
+    stays the true one, all zeros.)"""
+    converted = (-k, -k + 1)[:builtins.min(columns, 2)]
+    if not builtins.all(INT64_MIN <= value <= INT64_MAX for value in converted):
+        raise OverflowError(f"[{api}] k: the mask's column offsets from -k are outside int64 "
+                            "(Python int too large to convert to C long)")
+    return k
+
+
 def tri(N, M=None, k=0, dtype=float, *, device=None):
     """Ones at and below the k-th diagonal of an (N, M) array, zeros above."""
     N = range_length(N, "tri", "N")
     M = N if M is None else range_length(M, "tri", "M")
-    # A diagonal past the edge (any Python int, as NumPy takes) gives all ones or all zeros.
-    k = builtins.max(-N - 1, builtins.min(index(k, "tri", "k"), M + 1))
+    k = _offset("tri", index(k, "tri", "k"), M)
+    # A diagonal past the edge gives all ones or all zeros (clamped to fit the engine's int64).
+    k = builtins.max(-N - 1, builtins.min(k, M + 1))
     mask = greater_equal(arange(N, device=device).reshape(N, 1),
                          subtract(arange(M, device=device), k).reshape(1, M))
     return mask.astype(dtype)
@@ -32,7 +46,8 @@ def tril(m, k=0):
     m = operand(m)
     if m.ndim < 2:
         m = broadcast_to(m, (m.shape[0], m.shape[0]) if m.ndim else (1, 1))
-    return where(_triangle_mask(m, index(k, "tril", "k")), m, zeros(1, dtype=m.dtype))
+    k = _offset("tril", index(k, "tril", "k"), m.shape[-1])
+    return where(_triangle_mask(m, k), m, zeros(1, dtype=m.dtype))
 
 
 def triu(m, k=0):
@@ -40,7 +55,8 @@ def triu(m, k=0):
     m = operand(m)
     if m.ndim < 2:
         m = broadcast_to(m, (m.shape[0], m.shape[0]) if m.ndim else (1, 1))
-    return where(_triangle_mask(m, index(k, "triu", "k") - 1), zeros(1, dtype=m.dtype), m)
+    k = _offset("triu", index(k, "triu", "k") - 1, m.shape[-1])
+    return where(_triangle_mask(m, k), zeros(1, dtype=m.dtype), m)
 
 
 def _diagonal(api, a, offset, axis1, axis2):
@@ -64,16 +80,26 @@ def diag(v, k=0):
         return _diagonal("diag", v, k, 0, 1)
     if v.ndim != 1:
         raise ValueError("[diag] Input must be 1- or 2-d.")
-    n = v.shape[0] + abs(k)
-    out = zeros((n, n), dtype=v.dtype, device=v.device)
-    rows = arange(v.shape[0], device=v.device)
-    out[(rows, rows + k) if k >= 0 else (rows - k, rows)] = v
-    return out
+    return _diagonal_matrix("diag", v, k)
 
 
 def diagflat(v, k=0):
     """A 2-d array with the flattened v on its k-th diagonal."""
-    return diag(operand(v).ravel(), k)
+    return _diagonal_matrix("diagflat", operand(v).ravel(), index(k, "diagflat", "k"))
+
+
+def _diagonal_matrix(api, v, k):
+    """A 2-d array with the 1-d v on its k-th diagonal."""
+    # NumPy's zeros((n, n)) refuses a dimension past int64, then a size past it in bytes
+    # (checked here, so that the error names `api`, not zeros).
+    n = dimension(v.shape[0] + abs(k), api, "len(v) + abs(k)")
+    if n * n * v.dtype.itemsize > INT64_MAX:
+        raise ValueError(f"[{api}] array is too big; shape ({n}, {n}) times the item size "
+                         f"{v.dtype.itemsize} is larger than the maximum possible size.")
+    out = zeros((n, n), dtype=v.dtype, device=v.device)
+    rows = arange(v.shape[0], device=v.device)
+    out[(rows, rows + k) if k >= 0 else (rows - k, rows)] = v
+    return out
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

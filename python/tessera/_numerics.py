@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from . import _core, _reduction
-from ._convert import c_long
+from ._convert import axis_tuple, c_long
 from ._creation import arange, asarray, empty, operand, zeros
 from ._elementwise import (add, clip, conjugate, divide, equal, isnan, multiply,
                            subtract, where)
@@ -329,8 +329,7 @@ def gradient(f, *varargs, axis=None, edge_order=1):
                         "supported, use the bitwise_xor, the `^` operator, or the "
                         "logical_xor function instead.")
     nd = f.ndim
-    axes = tuple(range(nd)) if axis is None else \
-        tuple(c_long(a, "gradient", "axis") for a in ((axis,) if np.ndim(axis) == 0 else axis))
+    axes = tuple(range(nd)) if axis is None else axis_tuple(axis, "gradient")
     for a in axes:
         if not -nd <= a < nd:
             raise np.exceptions.AxisError(f"[gradient] axis {a} is out of bounds for array "

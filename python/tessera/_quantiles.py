@@ -10,7 +10,7 @@ import builtins
 import numpy as np
 
 from . import _core, _reduction
-from ._convert import c_long
+from ._convert import axis_tuple, c_long
 from ._creation import asarray, operand
 from ._creation import full
 from ._elementwise import (add, ceil, clip, equal, floor, floor_divide,
@@ -31,8 +31,7 @@ def _merged(a, axis, api):
     keepdims ones where the reduced axes were."""
     if axis is None:
         return a.reshape(-1), (), (1,) * a.ndim
-    axes = (axis,) if np.ndim(axis) == 0 else tuple(axis)
-    axes = tuple(_reduction_axis(api, ax, a.ndim) for ax in axes)
+    axes = tuple(_reduction_axis(api, ax, a.ndim) for ax in axis_tuple(axis, api))
     if len(set(axes)) != len(axes):
         raise ValueError(f"[{api}] duplicate value in 'axis'")
     kept = [d for d in range(a.ndim) if d not in axes]

@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from . import _core
-from ._convert import c_long
+from ._convert import axis_tuple
 from ._creation import arange, asarray, empty, full, operand
 from ._elementwise import (can_cast, equal, greater_equal, isnan, less, logical_and,
                            logical_not, logical_or, minimum, not_equal, result_type, subtract)
@@ -115,6 +115,28 @@ def _unique_rows(ar, axis, return_index, return_inverse, return_counts):
                                     return_inverse, return_counts)]
 
 
+def _unique_axis(axis, ndim):
+    """unique's axis, checked as NumPy's unique checks it: by moveaxis(ar, axis, 0) first,
+    which takes any iterable of axes (axis={} is none) and refuses a number of them other
+    than one; an iterable of one axis gets past it, to fail as a list index later."""
+    axes = axis_tuple(axis, "unique")
+    for ax in axes:
+        if not -ndim <= ax < ndim:
+            raise np.exceptions.AxisError(f"[unique] axis {ax} is out of bounds for array of "
+                                          f"dimension {ndim}")
+    if len({ax % ndim for ax in axes}) != len(axes):
+        raise ValueError("[unique] repeated axis in `source` argument")
+    if len(axes) != 1:
+        raise ValueError("[unique] `source` and `destination` arguments must have the same "
+                         "number of elements")
+    try:
+        operator.index(axis)
+    except TypeError:
+        raise TypeError(f"[unique] list indices must be integers or slices, not "
+                        f"{type(axis).__name__}") from None
+    return axes[0] % ndim
+
+
 def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
            equal_nan=True, sorted=True):
     """The sorted unique values, and optionally where each first occurs, how to rebuild
@@ -124,11 +146,8 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
         result = _unique_flat(ar.ravel(), return_index, return_inverse, return_counts,
                               equal_nan, ar.shape)
     else:
-        axis = c_long(axis, "unique", "axis")
-        if not -ar.ndim <= axis < ar.ndim:
-            raise np.exceptions.AxisError(f"[unique] axis {axis} is out of bounds for array "
-                                          f"of dimension {ar.ndim}")
-        result = _unique_rows(ar, axis % ar.ndim, return_index, return_inverse, return_counts)
+        result = _unique_rows(ar, _unique_axis(axis, ar.ndim), return_index, return_inverse,
+                              return_counts)
     return result[0] if len(result) == 1 else tuple(result)
 
 
