@@ -24,12 +24,15 @@ int default_threads() {
 // Workers wait on a generation counter; each job is split into `parts` numbered slices
 // that the workers and the caller claim until none is left.
 //
-// Waiting spins before it sleeps. A program's array operations come back to back (a
+// Waiting polls before it sleeps. A program's array operations come back to back (a
 // solver's loop: a few microseconds of Python between them), and a worker woken from a
 // condition variable takes tens of microseconds to run again: as long as the work of a
 // mid-size operation (10^5 elements) on one core. So a worker polls for the next job for a
 // short while (kSpin) before it sleeps, and the caller polls for the job's end likewise;
-// OpenMP runtimes and OpenBLAS wait the same way.
+// OpenMP runtimes and OpenBLAS wait the same way. After the first microseconds the poll
+// yields the core between looks: where more threads are runnable than there are cores
+// (several processes, each with its pool) a waiting thread then costs the others little,
+// and where a core is free the yield returns at once.
 class Pool {
  public:
   explicit Pool(int threads) { resize(threads); }
@@ -64,19 +67,23 @@ class Pool {
   }
 
  private:
-  // How long a waiting thread polls before it sleeps.
+  // How long a waiting thread polls before it sleeps, and for how much of that it keeps
+  // its core.
   static constexpr std::chrono::microseconds kSpin{100};
+  static constexpr std::chrono::microseconds kBusy{5};
 
   // Polls `ready` for up to kSpin; whether it became true.
   template <typename Ready>
   static bool spin_until(Ready ready) {
-    const auto until = std::chrono::steady_clock::now() + kSpin;
+    const auto start = std::chrono::steady_clock::now();
     for (;;) {
       for (int i = 0; i < 64; ++i) {
         if (ready()) return true;
         cpu_relax();
       }
-      if (std::chrono::steady_clock::now() > until) return ready();
+      const auto waited = std::chrono::steady_clock::now() - start;
+      if (waited > kSpin) return ready();
+      if (waited > kBusy) std::this_thread::yield();
     }
   }
 
