@@ -209,9 +209,10 @@ void bind_indexing(nb::class_<NdArray>& cls) {
         std::all_of(items.begin(), items.end(),
                     [](const IndexItem& i) { return i.kind == IndexItem::Integer; });
     Array target = a.index(items);
-    if (element) {
+    if (element && target.writeable()) {
       // `t[i] = 1.0`: a Python number stored as the element's dtype holds it, without a
-      // NumPy conversion and a copy (values NumPy would warn about take the general path).
+      // NumPy conversion and a copy (values NumPy would warn about, and read-only targets,
+      // take the general path).
       if (std::optional<Scalar> v = exact_python_scalar(value, target.dtype())) {
         target.fill(*v);
         return;

@@ -1,6 +1,8 @@
 """Basic indexing (integers, slices, None, ...), assignment through it, and the errors of
 both, checked against NumPy. Advanced indexing is not implemented yet and must say so."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -494,3 +496,32 @@ def test_setitem_value_of_bad_type(device):
     t = tp.zeros(3)
     for value in [object(), {1: 2}, "abc", [object()]]:
         same_assignment(n, t, n, t, 0, value)
+
+
+@pytest.mark.parametrize("value", [1.0, 7, True, 2.5 + 1j], ids=["float", "int", "bool", "complex"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int8, np.uint16,
+                                   np.bool_, np.complex128], ids=str)
+def test_element_assignment_of_python_numbers(device, dtype, value):
+    """t[i] = number stores NumPy's conversion of it (stored directly where that is exact or
+    an ordinary rounding), warnings and errors as NumPy's."""
+    x = np.zeros(4, dtype)
+    t = tp.asarray(x.copy())
+    outcome = {}
+    for name, target in (("numpy", x), ("tessera", t)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                target[2] = value
+                outcome[name] = (None, [str(w.category.__name__) for w in caught])
+            except Exception as error:  # compared by type below
+                outcome[name] = (type(error), [])
+    assert outcome["tessera"] == outcome["numpy"]
+    assert_same(t, x)
+
+
+def test_assignment_to_read_only_names_setitem(device):
+    t = tp.zeros(3)
+    t.flags.writeable = False
+    for key, value in ((0, 1.0), (slice(None), t + 1), (slice(None), 2.0)):
+        with pytest.raises(ValueError, match=r"^\[setitem\] assignment destination is read-only"):
+            t[key] = value
