@@ -178,7 +178,7 @@ def run_case(case, budget_s, peers=(), min_runs=5, max_runs=60, quick=False):
 
     sides = {"tessera": tessera, "numpy": _numpy_side(case)}
     if case.fresh_process:
-        for run in range(3):
+        for _ in range(3):
             for name, side in sides.items():
                 side.timing.samples.append(_time_in_fresh_process(case, name, quick, side.timing))
         return Result(case, "ok", tessera=tessera.timing, numpy=sides["numpy"].timing)

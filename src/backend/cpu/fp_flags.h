@@ -10,9 +10,10 @@
 
 namespace tessera::cpu {
 
-// The flags the loops raise, read inline: the evaluator reads them after every step of
-// every block, and on x86-64 fetestexcept (a call into libm that also stores the x87
-// status word, a slow instruction) cost as much as a step's loop over a short row.
+// The flags the loops raise, read inline: the evaluator reads them after every block (and
+// after every step of a block that raised some), and on x86-64 fetestexcept (a call into
+// libm that also stores the x87 status word, a slow instruction) cost as much as a step's
+// loop over a short row.
 // x86-64's status words hold the exceptions at the bit positions of <cfenv>'s FE_
 // constants. SSE's MXCSR has what every SSE/AVX computation raises (tessera has no long
 // double; glibc's double functions use SSE2); the x87 word is read only where `x87` says
