@@ -59,3 +59,13 @@ tessera_embed_text(tessera_core STRIP_ALL
   ARRAY kPythonCudaFiles
   FILES
     jit/python_cuda_runtime.h)
+
+# What kernels written as CUDA C++ snippets (ElementwiseKernel, ReductionKernel) add: CuPy's
+# CArray and CIndexer, the loops (jit/render_user_kernel.h).
+tessera_embed_text(tessera_core STRIP_ALL
+  OUTPUT user_kernel_text.cpp
+  HEADER jit/render_user_kernel.h
+  NAMESPACE tessera::jit
+  ARRAY kUserKernelFiles
+  FILES
+    jit/user_kernel_runtime.h)

@@ -62,4 +62,5 @@ NB_MODULE(_core, m) {
   bind_ndarray(m);
   bind_creation(m);
   bind_jit(m);
+  bind_user_kernels(m);
 }

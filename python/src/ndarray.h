@@ -70,6 +70,7 @@ void bind_cuda_exchange(nb::module_& m, nb::class_<NdArray>& array_class);
 void bind_reductions(nb::module_& m);
 void bind_sorting(nb::module_& m);
 void bind_jit(nb::module_& m);
+void bind_user_kernels(nb::module_& m);
 void bind_linalg(nb::module_& m);
 void bind_fft(nb::module_& m);
 void bind_random(nb::module_& m);

@@ -254,6 +254,7 @@ from ._reduction import (
 
 from . import cuda, fft, lib, linalg, random
 from ._kernels import RawKernel, RawModule
+from ._user_kernels import ElementwiseKernel, ReductionKernel, fuse
 from .jit import TypingError, guvectorize, jit, njit, prange, stencil, vectorize
 from .cuda import get_default_pinned_memory_pool
 

@@ -3,7 +3,6 @@
 // turned into a host translation unit that the simulated driver compiles and loads.
 
 #include <mutex>
-#include <regex>
 
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/runtime.h"
@@ -16,45 +15,6 @@ namespace {
 
 // The architecture the simulator checks sources against: it behaves as an sm_80 device.
 constexpr const char* kSimulatorArch = "sm_80";
-
-// The kernels that need no name expression: every `__global__` function that is not a
-// template (extern "C" ones are found by their plain name on a GPU too).
-std::vector<std::string> plain_kernel_names(const std::string& source) {
-  static const std::regex kernel(R"(__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\()");
-  std::vector<std::string> names;
-  for (auto it = std::sregex_iterator(source.begin(), source.end(), kernel);
-       it != std::sregex_iterator(); ++it) {
-    // A template's declaration ends just before `__global__` with `>`.
-    const std::string before = source.substr(0, static_cast<size_t>(it->position()));
-    const size_t last = before.find_last_not_of(" \t\r\n");
-    if (last != std::string::npos && before[last] == '>') continue;
-    names.push_back((*it)[1].str());
-  }
-  return names;
-}
-
-// -D options become #define lines for the host compiler; the others concern NVRTC only.
-std::string defines_of(const std::vector<std::string>& options) {
-  std::string lines;
-  for (size_t i = 0; i < options.size(); ++i) {
-    std::string define;
-    if (options[i] == "-D" && i + 1 < options.size()) {
-      define = options[++i];
-    } else if (options[i].rfind("-D", 0) == 0) {
-      define = options[i].substr(2);
-    } else if (options[i].rfind("--define-macro=", 0) == 0) {
-      define = options[i].substr(15);
-    } else {
-      continue;
-    }
-    const size_t eq = define.find('=');
-    lines += "#define " + (eq == std::string::npos ? define + " 1"
-                                                    : define.substr(0, eq) + " " +
-                                                          define.substr(eq + 1)) +
-             "\n";
-  }
-  return lines;
-}
 
 }  // namespace
 
@@ -92,10 +52,7 @@ uintptr_t Module::function(const std::string& name, int device, const char* api)
     if (is_simulated()) {
       if (nvrtc_check_ && nvrtc_available()) nvrtc_compile(source_, "kernel.cu", options_, name_expressions_,
                                            kSimulatorArch);
-      std::vector<std::string> names = plain_kernel_names(source_);
-      names.insert(names.end(), name_expressions_.begin(), name_expressions_.end());
-      for (const std::string& n : names) loaded->symbols.emplace(n, n);
-      image = cudasim::sim_translation_unit(source_, names, defines_of(options_));
+      image = cudasim::module_translation_unit(source_, options_, name_expressions_);
     } else {
       const DeviceProperties p = device_properties(device);
       const NvrtcResult r = nvrtc_compile(source_, "kernel.cu", options_, name_expressions_,

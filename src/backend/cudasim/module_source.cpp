@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <regex>
 #include <string_view>
 
 #include "jit/kernel_text.h"
@@ -385,6 +386,45 @@ std::string escaped(std::string_view text) {
   return out;
 }
 
+// The kernels that need no name expression: every `__global__` function that is not a
+// template (extern "C" ones are found by their plain name on a GPU too).
+std::vector<std::string> plain_kernel_names(const std::string& source) {
+  static const std::regex kernel(R"(__global__\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?([A-Za-z_]\w*)\s*\()");
+  std::vector<std::string> names;
+  for (auto it = std::sregex_iterator(source.begin(), source.end(), kernel);
+       it != std::sregex_iterator(); ++it) {
+    // A template's declaration ends just before `__global__` with `>`.
+    const std::string before = source.substr(0, static_cast<size_t>(it->position()));
+    const size_t last = before.find_last_not_of(" \t\r\n");
+    if (last != std::string::npos && before[last] == '>') continue;
+    names.push_back((*it)[1].str());
+  }
+  return names;
+}
+
+// -D options become #define lines for the host compiler; the others concern NVRTC only.
+std::string defines_of(const std::vector<std::string>& options) {
+  std::string lines;
+  for (size_t i = 0; i < options.size(); ++i) {
+    std::string define;
+    if (options[i] == "-D" && i + 1 < options.size()) {
+      define = options[++i];
+    } else if (options[i].rfind("-D", 0) == 0) {
+      define = options[i].substr(2);
+    } else if (options[i].rfind("--define-macro=", 0) == 0) {
+      define = options[i].substr(15);
+    } else {
+      continue;
+    }
+    const size_t eq = define.find('=');
+    lines += "#define " + (eq == std::string::npos ? define + " 1"
+                                                    : define.substr(0, eq) + " " +
+                                                          define.substr(eq + 1)) +
+             "\n";
+  }
+  return lines;
+}
+
 }  // namespace
 
 const std::string& prelude_text() {
@@ -431,6 +471,14 @@ std::string sim_translation_unit(const std::string& cuda_source,
   }
   unit += exported + "const int tsim_kernel_count = " + std::to_string(kernel_names.size()) + ";\n";
   return unit;
+}
+
+std::string module_translation_unit(const std::string& cuda_source,
+                                    const std::vector<std::string>& options,
+                                    const std::vector<std::string>& name_expressions) {
+  std::vector<std::string> names = plain_kernel_names(cuda_source);
+  names.insert(names.end(), name_expressions.begin(), name_expressions.end());
+  return sim_translation_unit(cuda_source, names, defines_of(options));
 }
 
 }  // namespace tessera::cudasim

@@ -30,6 +30,13 @@ std::string sim_translation_unit(const std::string& cuda_source,
                                  const std::vector<std::string>& kernel_names,
                                  const std::string& defines = "");
 
+// `cuda_source` compiled with NVRTC's `options` (their -D definitions apply) as the
+// translation unit that exports every __global__ function that is not a template, by its
+// name, and each of `name_expressions`.
+std::string module_translation_unit(const std::string& cuda_source,
+                                    const std::vector<std::string>& options,
+                                    const std::vector<std::string>& name_expressions);
+
 // The text every module starts with (all prelude headers but fp16.h, in order).
 const std::string& prelude_text();
 // The text every module of tessera's generated kernels starts with: the prelude, then the

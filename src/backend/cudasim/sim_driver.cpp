@@ -8,7 +8,6 @@
 // call on its stream and then cleared (a GPU context would stay unusable); destroying a
 // stream waits for its work; timings mean nothing.
 
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
@@ -29,10 +28,8 @@
 #include "backend/cuda/driver.h"
 #include "backend/cudasim/executor.h"
 #include "backend/cudasim/fault_trap.h"
-#include "backend/cudasim/module_source.h"
+#include "backend/cudasim/host_module.h"
 #include "backend/cudasim/sim_memory.h"
-#include "jit/host_compiler.h"
-#include "jit/kernel_cache.h"
 
 namespace tessera::cuda {
 namespace {
@@ -115,11 +112,6 @@ struct SimEvent {
   uint64_t position = 0;
   bool timing = true;
   std::chrono::steady_clock::time_point time;
-};
-
-struct SimModule {
-  void* library = nullptr;
-  std::unordered_map<std::string, const TsimKernel*> kernels;
 };
 
 struct SimDevice {
@@ -643,48 +635,19 @@ CUresult event_destroy(CUevent handle) {
 }
 
 // A module's image is a translation unit made by module_source.h: CUDA C++ source with the
-// prelude and the kernel descriptors, compiled here once and cached on disk.
+// prelude and the kernel descriptors, compiled once and cached on disk (host_module.h).
 CUresult module_load(CUmodule* handle, const void* image) {
-  const std::string source(static_cast<const char*>(image));
-  // Frames larger than a page probe each page as they grow, so a thread whose stack
-  // overflows faults in its guard page (reported by the fault trap) rather than writing
-  // past it into whatever lies below.
-  const std::vector<std::string> options = {"-fstack-clash-protection"};
-  std::filesystem::path library_path;
   try {
-    const jit::CacheKey key{"sim-so", {source, jit::host_compiler_identity(), options[0]}};
-    library_path = jit::cached_file(key, ".so", [&](const std::filesystem::path& out) {
-      // What every module (or every generated one) starts with is compiled once.
-      const std::string& prefix = source.starts_with(cudasim::functors_prefix())
-                                      ? cudasim::functors_prefix()
-                                      : cudasim::prelude_text();
-      jit::compile_shared_object(source, options, out, prefix);
-    });
+    const cudasim::HostModule& module =
+        cudasim::load_host_module(std::string(static_cast<const char*>(image)));
+    *handle = reinterpret_cast<CUmodule>(const_cast<cudasim::HostModule*>(&module));
   } catch (const std::exception& e) {
     return fail(CUDA_ERROR_INVALID_IMAGE, e.what());
   }
-  void* library = dlopen(library_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!library) return fail(CUDA_ERROR_INVALID_IMAGE, dlerror());
-  auto bind = reinterpret_cast<void (*)(const TsimRuntime*)>(dlsym(library, "tsim_bind"));
-  auto count = static_cast<const int*>(dlsym(library, "tsim_kernel_count"));
-  if (!bind || !count) {
-    dlclose(library);
-    return fail(CUDA_ERROR_INVALID_IMAGE, "not a simulator module");
-  }
-  bind(cudasim::runtime_table());
-  auto module = std::make_unique<SimModule>();
-  module->library = library;
-  for (int i = 0; i < *count; ++i) {
-    const std::string symbol = "tsim_kernel_" + std::to_string(i);
-    if (auto k = static_cast<const TsimKernel*>(dlsym(library, symbol.c_str()))) {
-      module->kernels.emplace(k->name, k);
-    }
-  }
-  *handle = reinterpret_cast<CUmodule>(module.release());
   return CUDA_SUCCESS;
 }
 CUresult module_function(CUfunction* function, CUmodule handle, const char* name) {
-  auto* module = reinterpret_cast<SimModule*>(handle);
+  const auto* module = reinterpret_cast<const cudasim::HostModule*>(handle);
   auto it = module->kernels.find(name);
   if (it == module->kernels.end()) {
     return fail(CUDA_ERROR_NOT_FOUND, std::string("no kernel named '") + name + "' in the module");
@@ -692,12 +655,9 @@ CUresult module_function(CUfunction* function, CUmodule handle, const char* name
   *function = reinterpret_cast<CUfunction>(const_cast<TsimKernel*>(it->second));
   return CUDA_SUCCESS;
 }
-CUresult module_unload(CUmodule handle) {
-  // Launches queued from the module may still run: the library stays loaded (modules are
-  // cached for the life of the process anyway), only the descriptor goes.
-  delete reinterpret_cast<SimModule*>(handle);
-  return CUDA_SUCCESS;
-}
+// Launches queued from the module may still run, and modules are shared by source: the
+// library stays loaded for the life of the process.
+CUresult module_unload(CUmodule) { return CUDA_SUCCESS; }
 
 // The arguments are copied at launch, as the driver does, so the caller's may change.
 struct PackedArguments {

@@ -1,0 +1,173 @@
+#include "jit/render_user_kernel.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "jit/kernel_text.h"
+
+namespace tessera::jit {
+namespace {
+
+// Source text that knows its own line number, so that after a user's snippet (under a #line
+// naming it) the kernel's own lines are numbered as they are in the file again.
+class Text {
+ public:
+  void add(std::string_view s) {
+    text_ += s;
+    line_ += static_cast<int>(std::count(s.begin(), s.end(), '\n'));
+  }
+  // `snippet`, by the user, reported by compilers as the file "<kernel>/<what>".
+  void user(const std::string& kernel, std::string_view what, std::string_view snippet) {
+    if (snippet.empty()) return;
+    add("#line 1 \"" + kernel + "/" + std::string(what) + "\"\n");
+    add(snippet);
+    add("\n");
+    add("#line " + std::to_string(line_ + 1) + " \"kernel.cu\"\n");
+  }
+  const std::string& str() const { return text_; }
+
+ private:
+  std::string text_;
+  int line_ = 1;
+};
+
+// What every user kernel starts with: the functors (standard headers and element types for
+// every compiler), then CuPy's kernel API.
+std::string prelude() {
+  std::string s = kernel_functors_text();
+  for (size_t i = 0; i < kUserKernelFilesCount; ++i) {
+    s += "#line 1 \"" + std::string(kUserKernelFiles[i].path) + "\"\n" +
+         std::string(kUserKernelFiles[i].text) + "\n";
+  }
+  return s;
+}
+
+void begin(Text& t, const std::vector<UserKernelTypedef>& typedefs, const std::string& name,
+           const std::string& preamble) {
+  t.add(prelude());
+  t.add("#line 1 \"kernel.cu\"\n");
+  for (const UserKernelTypedef& d : typedefs) {
+    t.add("typedef " + user_c_type(d.dtype) + " " + d.placeholder + ";\n");
+  }
+  t.user(name, "preamble", preamble);
+}
+
+// The parameter's declaration: CuPy's names, `_raw_x` for an array the loop indexes and `x`
+// for a raw one or a number.
+std::string declaration(const UserKernelParam& p) {
+  const std::string konst = p.is_const ? "const " : "";
+  if (p.kind == UserKernelParam::Kind::Scalar) return konst + user_c_type(p.dtype) + " " + p.name;
+  return konst + "CArray<" + user_c_type(p.dtype) + ", " + std::to_string(p.ndim) + ", " +
+         (p.c_contiguous ? "true" : "false") + "> " + (p.raw ? "" : "_raw_") + p.name;
+}
+
+// `const T &x = _raw_x[<index>.get()];` for each array the loop indexes.
+std::string element_bindings(const std::vector<UserKernelParam>& params, size_t from, size_t to,
+                             const std::string& index, bool outputs_only_writable) {
+  std::string s;
+  for (size_t k = from; k < to; ++k) {
+    const UserKernelParam& p = params[k];
+    if (p.kind != UserKernelParam::Kind::Array || p.raw) continue;
+    if (outputs_only_writable && p.is_const) continue;
+    s += "    " + std::string(p.is_const ? "const " : "") + p.type + " &" + p.name + " = _raw_" +
+         p.name + "[" + index + ".get()];\n";
+  }
+  return s;
+}
+
+std::string parameter_list(const std::vector<UserKernelParam>& params) {
+  std::string s;
+  for (const UserKernelParam& p : params) s += declaration(p) + ", ";
+  return s;
+}
+
+}  // namespace
+
+std::string user_c_type(DType dtype) {
+  static constexpr std::array<std::string_view, kNumDTypes> kNames = {
+      "bool",          "signed char",        "short",
+      "int",           "long long",          "unsigned char",
+      "unsigned short", "unsigned int",      "unsigned long long",
+      "tessera::kernels::half", "float",     "double",
+      "complex<float>", "complex<double>"};
+  return std::string(kNames[static_cast<int>(dtype)]);
+}
+
+std::string render_elementwise_kernel(const ElementwiseKernelText& k) {
+  Text t;
+  begin(t, k.typedefs, k.name, k.preamble);
+  t.add("extern \"C\" __global__ void " + k.name + "(" + parameter_list(k.params) +
+        "CIndexer<" + std::to_string(k.index_ndim) + "> _ind) {\n");
+  t.user(k.name, "loop_prep", k.loop_prep);
+  t.add("  TS_ELEMENTWISE_FOR(i, _ind.size()) {\n    _ind.set(i);\n");
+  t.add(element_bindings(k.params, 0, k.params.size(), "_ind", false));
+  t.user(k.name, "operation", k.operation + ";");
+  t.add("  }\n");
+  t.user(k.name, "after_loop", k.after_loop);
+  t.add("}\n");
+  return t.str();
+}
+
+std::string render_reduction_kernel(const ReductionKernelText& k) {
+  Text t;
+  begin(t, k.typedefs, k.name, k.preamble);
+  t.add("typedef " + k.reduce_type + " _type_reduce;\n");
+  t.add("#define TS_REDUCE_BLOCK " + std::to_string(k.block) + "\n");
+  t.add("extern \"C\" __global__ void " + k.name + "(" + parameter_list(k.params) +
+        "CIndexer<" + std::to_string(k.in_ndim) + "> _in_ind, CIndexer<" +
+        std::to_string(k.out_ndim) + "> _out_ind, ptrdiff_t _reduce_size) {\n");
+  // Shared memory as bytes, as CuPy's: a __shared__ array of a type with a constructor
+  // (complex) does not compile under NVRTC.
+  t.add(
+      "  __shared__ __align__(16) unsigned char _ts_shared[TS_REDUCE_BLOCK * sizeof(_type_reduce)];\n"
+      "  __shared__ bool _ts_has[TS_REDUCE_BLOCK];\n"
+      "  _type_reduce* const _sdata = reinterpret_cast<_type_reduce*>(_ts_shared);\n"
+      "  const auto _reduce = [&](const _type_reduce& a, const _type_reduce& b) {\n"
+      "    return static_cast<_type_reduce>(\n");
+  t.user(k.name, "reduce_expr", k.reduce_expr);
+  t.add("    );\n  };\n");
+  t.add(
+      "  const unsigned _tid = threadIdx.x;\n"
+      "  for (ptrdiff_t _out_i = blockIdx.x; _out_i < _out_ind.size(); _out_i += gridDim.x) {\n"
+      "    ts_user::Pairwise<_type_reduce, decltype(_reduce)> _acc(_reduce);\n"
+      "    for (ptrdiff_t _J = _tid; _J < _reduce_size; _J += TS_REDUCE_BLOCK) {\n"
+      "      _in_ind.set(_out_i * _reduce_size + _J);\n");
+  t.add(element_bindings(k.params, 0, k.nin, "_in_ind", false));
+  t.add("      _acc.add(static_cast<_type_reduce>(\n");
+  t.user(k.name, "map_expr", k.map_expr);
+  t.add("      ));\n    }\n");
+  t.add(
+      "    _type_reduce _s{};\n"
+      "    bool _has = _acc.result(_s);\n"
+      "    if (TS_REDUCE_BLOCK > 1) {\n"
+      "      if (_has) _sdata[_tid] = _s;\n"
+      "      _ts_has[_tid] = _has;\n"
+      "      __syncthreads();\n"
+      "      for (unsigned _step = TS_REDUCE_BLOCK / 2; _step > 0; _step >>= 1) {\n"
+      "        if (_tid < _step && _ts_has[_tid + _step]) {\n"
+      "          _sdata[_tid] = _ts_has[_tid] ? _reduce(_sdata[_tid], _sdata[_tid + _step])\n"
+      "                                       : _sdata[_tid + _step];\n"
+      "          _ts_has[_tid] = true;\n"
+      "        }\n"
+      "        __syncthreads();\n"
+      "      }\n"
+      "      _has = _ts_has[0];\n"
+      "      if (_has) _s = _sdata[0];\n"
+      "      __syncthreads();\n"
+      "    }\n"
+      "    if (_tid == 0) {\n");
+  t.add(k.identity ? "      if (!_has) _s = static_cast<_type_reduce>(\n" : "");
+  if (k.identity) {
+    t.user(k.name, "identity", *k.identity);
+    t.add("      );\n");
+  }
+  t.add("      _out_ind.set(_out_i);\n");
+  t.add(element_bindings(k.params, k.nin, k.params.size(), "_out_ind", true));
+  t.add("      const _type_reduce& a = _s;\n");
+  t.user(k.name, "post_map_expr", k.post_map_expr + ";");
+  t.add("    }\n  }\n}\n");
+  return t.str();
+}
+
+}  // namespace tessera::jit
