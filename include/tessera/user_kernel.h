@@ -8,6 +8,7 @@
 // malformed declarations, cuda::CompileError for a snippet that does not compile.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -18,6 +19,10 @@
 #include "tessera/stream.h"
 
 namespace tessera {
+
+namespace user_kernel {
+class KernelVariants;  // the kernels compiled so far, by call signature
+}
 
 // One declared parameter.
 struct KernelParam {
@@ -77,6 +82,7 @@ class ElementwiseKernel {
   bool reduce_dims_;
   Code code_;
   std::vector<std::string> options_;
+  std::shared_ptr<user_kernel::KernelVariants> variants_;
 };
 
 class ReductionKernel {
@@ -108,6 +114,7 @@ class ReductionKernel {
   bool reduce_dims_;
   std::string preamble_;
   std::vector<std::string> options_;
+  std::shared_ptr<user_kernel::KernelVariants> variants_;
 };
 
 }  // namespace tessera

@@ -17,6 +17,7 @@
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/ptxas.h"
 #include "backend/cuda/runtime.h"
+#include "backend/cudasim/cpu_module.h"
 #include "convert.h"
 #include "ndarray.h"
 #include "tessera/cuda.h"
@@ -72,6 +73,26 @@ std::string argument_bytes(nb::handle arg, Device device, size_t index) {
   }
   nb::bytes b = nb::cast<nb::bytes>(scalar.attr("tobytes")());
   return std::string(b.c_str(), b.size());
+}
+
+// A kernel argument on the CPU device: a tessera CPU array's or a NumPy array's address, or
+// a number as for a GPU. `held` keeps NumPy arrays' buffers for the launch.
+std::string cpu_argument_bytes(nb::handle arg, size_t index, std::vector<Array>& held) {
+  if (nb::isinstance(arg, numpy().attr("ndarray"))) {
+    held.push_back(array_from_host(arg, "RawKernel"));
+    if (!held.back().writeable()) {
+      throw ValueError("[RawKernel] argument " + std::to_string(index) +
+                       " is a read-only NumPy array; the kernel may write it");
+    }
+    const uintptr_t ptr = reinterpret_cast<uintptr_t>(held.back().data());
+    return std::string(reinterpret_cast<const char*>(&ptr), sizeof ptr);
+  }
+  return argument_bytes(arg, Device::cpu(), index);
+}
+
+TsimDim3 to_sim_dims(nb::handle obj, const char* what) {
+  const cuda::LaunchDims d = to_dims(obj, what);
+  return {d.x, d.y, d.z};
 }
 
 struct PyStream {
@@ -205,6 +226,40 @@ void bind_cuda(nb::module_& parent) {
     launch_values(function, d, grid, block, values, shared_mem, stream, "RawKernel", cooperative);
   }, nb::arg("function"), nb::arg("device"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
      nb::arg("shared_mem"), nb::arg("stream").none(), nb::arg("cooperative") = false);
+  // CUDA C++ on the CPU device (backend/cudasim/cpu_module.h): the launch waits for the
+  // kernel, which reads and writes host memory.
+  nb::class_<cudasim::CpuModule>(m, "_CpuModule")
+      .def(nb::init<std::string, std::vector<std::string>, std::vector<std::string>>())
+      .def("function", [](cudasim::CpuModule& mod, const std::string& name) {
+        return without_gil([&] {
+          return reinterpret_cast<uintptr_t>(&mod.kernel(name, "RawKernel"));
+        });
+      });
+  m.def("launch_cpu", [](uintptr_t function, nb::handle grid, nb::handle block,
+                         nb::sequence args, size_t shared_mem) {
+    const auto& kernel = *reinterpret_cast<const TsimKernel*>(function);
+    std::vector<std::string> values;
+    std::vector<Array> held;
+    for (nb::handle arg : args) values.push_back(cpu_argument_bytes(arg, values.size(), held));
+    if (values.size() != static_cast<size_t>(kernel.nparams)) {
+      throw TypeError("[RawKernel] the kernel " + std::string(kernel.name) + " takes " +
+                      std::to_string(kernel.nparams) + " arguments, got " +
+                      std::to_string(values.size()));
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (values[i].size() < kernel.param_sizes[i]) {
+        throw TypeError("[RawKernel] argument " + std::to_string(i) + " of the kernel " +
+                        kernel.name + " has " + std::to_string(values[i].size()) +
+                        " bytes where its parameter takes " +
+                        std::to_string(kernel.param_sizes[i]));
+      }
+    }
+    std::vector<void*> params;
+    for (std::string& v : values) params.push_back(v.data());
+    const TsimDim3 g = to_sim_dims(grid, "grid"), b = to_sim_dims(block, "block");
+    without_gil([&] { cudasim::launch_on_cpu(kernel, g, b, shared_mem, params.data(), "RawKernel"); });
+  }, nb::arg("function"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
+     nb::arg("shared_mem"));
   m.def("max_cooperative_blocks", &cuda::max_cooperative_blocks, nb::arg("function"),
         nb::arg("device"), nb::arg("block_threads"), nb::arg("shared_mem"));
 

@@ -1,10 +1,32 @@
 """User kernels from CUDA C++ source (CuPy's RawKernel and RawModule). On a GPU the source
 is compiled by NVRTC for the device's architecture; on the simulator it is checked by NVRTC
-(when installed) and compiled by the host compiler. Compiled kernels are cached in memory and
-on disk (TESSERA_CACHE_DIR)."""
+(when installed) and compiled by the host compiler; with CPU arrays (tessera's or NumPy's) it
+runs on the CPU, compiled by the host compiler and run by the simulator's executor over host
+memory, so a program written for a GPU runs unchanged without one. Compiled kernels are
+cached in memory and on disk (TESSERA_CACHE_DIR)."""
+
+import numpy as np
 
 from . import _core
 from .cuda._device import get_device_id
+
+
+def _launch_device(args, stream):
+    """Where a launch runs: the stream's device; else the first array argument's (a NumPy
+    array is host memory: the CPU); else the current device when it is a CUDA one, the
+    current CUDA device when CUDA is available, the CPU otherwise."""
+    if stream is not None:
+        return "cuda", stream.device_id
+    for arg in args:
+        device = getattr(arg, "device", None)
+        if isinstance(device, _core.Device):
+            return device.kind, device.id
+        if isinstance(arg, np.ndarray):
+            return "cpu", 0
+    current = _core._current_device()
+    if current.kind == "cuda" or _core._cuda.is_available():
+        return "cuda", get_device_id()
+    return "cpu", 0
 
 
 def _options(options, api):
@@ -42,6 +64,7 @@ class RawModule:
         self.options = tuple(_options(options, "RawModule"))
         self.name_expressions = tuple(name_expressions or ())
         self._module = _core._cuda._Module(code, list(self.options), list(self.name_expressions))
+        self._cpu_module = None
         self._functions = {}
 
     def get_function(self, name):
@@ -58,6 +81,17 @@ class RawModule:
         key = (name, device)
         if key not in self._functions:
             self._functions[key] = self._module.function(name, device)
+        return self._functions[key]
+
+    def _cpu_handle(self, name):
+        """The kernel compiled for the CPU device (the host compiler, the simulator's
+        runtime over host memory)."""
+        key = (name, "cpu")
+        if key not in self._functions:
+            if self._cpu_module is None:
+                self._cpu_module = _core._cuda._CpuModule(self.code, list(self.options),
+                                                          list(self.name_expressions))
+            self._functions[key] = self._cpu_module.function(name)
         return self._functions[key]
 
 
@@ -92,7 +126,11 @@ class RawKernel:
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
         if not isinstance(args, tuple | list):
             raise TypeError(f"[RawKernel] args must be a tuple, got {type(args).__name__}")
-        device = get_device_id() if stream is None else stream.device_id
+        kind, device = _launch_device(args, stream)
+        if kind == "cpu":
+            _core._cuda.launch_cpu(self._owner._cpu_handle(self.name), grid, block, args,
+                                   int(shared_mem))
+            return
         handle = self._owner._handle(self.name, device)
         _core._cuda.launch(handle, device, grid, block, args, int(shared_mem),
                            None if stream is None else stream._stream)

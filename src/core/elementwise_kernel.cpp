@@ -20,7 +20,8 @@ struct ElementwiseKernel::Prepared {
   std::vector<KernelArg> args;  // inputs then outputs, as the kernel takes them
   std::vector<Array> outputs;   // as the caller gets them
   Dims shape;                   // the loop's, dimensions merged
-  std::string source;
+  jit::ElementwiseKernelText text;
+  std::string signature;        // what the source depends on besides the kernel's text
 };
 
 ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::string& out_params,
@@ -30,7 +31,8 @@ ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::st
       name_(std::move(name)),
       reduce_dims_(reduce_dims),
       code_(std::move(code)),
-      options_(std::move(compile_options)) {
+      options_(std::move(compile_options)),
+      variants_(std::make_shared<user_kernel::KernelVariants>()) {
   const std::string api = user_kernel::checked_api("ElementwiseKernel", name_);
   in_ = parse_kernel_params(in_params, true, api);
   out_ = parse_kernel_params(out_params, false, api);
@@ -121,14 +123,14 @@ ElementwiseKernel::Prepared ElementwiseKernel::prepare(std::vector<KernelArg> ar
     }
     p.shape = user_kernel::merge_dims(looped, shape);
   }
-  jit::ElementwiseKernelText text{name_, user_kernel::typedefs(types), {}, p.shape.size(),
-                                  code_.preamble, code_.loop_prep, operation_, code_.after_loop};
+  p.text = {name_, user_kernel::typedefs(types), {}, p.shape.size(),
+            code_.preamble, code_.loop_prep, operation_, code_.after_loop};
   for (size_t k = 0; k < nargs; ++k) {
     const KernelParam& param = k < nin ? in_[k] : out_[k - nin];
     const Array* a = std::get_if<Array>(&p.args[k]);
-    text.params.push_back(user_kernel::describe(param, user_kernel::type_of(param, types), a));
+    p.text.params.push_back(user_kernel::describe(param, user_kernel::type_of(param, types), a));
   }
-  p.source = jit::render_elementwise_kernel(text);
+  p.signature = user_kernel::signature_of(p.text.params, {p.shape.size()});
   return p;
 }
 
@@ -157,13 +159,14 @@ std::vector<Array> ElementwiseKernel::operator()(std::vector<KernelArg> args,
     shape.block = static_cast<unsigned>(launch.block_size);
     shape.grid = user_kernel::grid_for(n, shape.block, p.device);
   }
-  user_kernel::launch(p.source, name_, options_, p.device, shape, launch.stream, params, api);
+  variants_->launch(p.signature, [&] { return jit::render_elementwise_kernel(p.text); }, name_,
+                    options_, p.device, shape, launch.stream, params, api);
   return p.outputs;
 }
 
 std::string ElementwiseKernel::source_for(std::vector<KernelArg> args,
                                           std::optional<int64_t> size) const {
-  return prepare(std::move(args), size).source;
+  return jit::render_elementwise_kernel(prepare(std::move(args), size).text);
 }
 
 }  // namespace tessera

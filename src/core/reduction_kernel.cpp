@@ -32,7 +32,8 @@ ReductionKernel::ReductionKernel(const std::string& in_params, const std::string
       reduce_type_(std::move(reduce_type)),
       reduce_dims_(reduce_dims),
       preamble_(std::move(preamble)),
-      options_(std::move(compile_options)) {
+      options_(std::move(compile_options)),
+      variants_(std::make_shared<user_kernel::KernelVariants>()) {
   const std::string api = user_kernel::checked_api("ReductionKernel", name_);
   in_ = parse_kernel_params(in_params, true, api);
   out_ = parse_kernel_params(out_params, false, api);
@@ -172,7 +173,8 @@ std::vector<Array> ReductionKernel::operator()(std::vector<KernelArg> inputs,
     const Array* a = std::get_if<Array>(&args[k]);
     text.params.push_back(user_kernel::describe(param, user_kernel::type_of(param, types), a));
   }
-  const std::string source = jit::render_reduction_kernel(text);
+  const std::string signature =
+      user_kernel::signature_of(text.params, {text.in_ndim, text.out_ndim, text.block});
 
   std::vector<std::vector<uint64_t>> params;
   for (const KernelArg& arg : args) {
@@ -184,7 +186,8 @@ std::vector<Array> ReductionKernel::operator()(std::vector<KernelArg> inputs,
   params.push_back(user_kernel::indexer_words(loop_out_shape));
   params.push_back({static_cast<uint64_t>(reduce_size)});
   const user_kernel::LaunchShape launch_shape{user_kernel::grid_for(out_size, 1, device), block};
-  user_kernel::launch(source, name_, options_, device, launch_shape, launch.stream, params, api);
+  variants_->launch(signature, [&] { return jit::render_reduction_kernel(text); }, name_,
+                    options_, device, launch_shape, launch.stream, params, api);
   return outputs;
 }
 

@@ -100,8 +100,6 @@ void bind(const KernelParam& p, DType actual, std::map<std::string, DType>& type
   }
 }
 
-std::mutex module_mutex;
-
 }  // namespace
 
 std::string checked_api(const char* kind, const std::string& name) {
@@ -251,43 +249,62 @@ unsigned grid_for(int64_t work, unsigned block, Device device) {
   return static_cast<unsigned>(std::clamp<int64_t>((work + block - 1) / block, 1, most));
 }
 
-void launch(const std::string& source, const std::string& name,
-            const std::vector<std::string>& options, Device device, LaunchShape shape,
-            const std::optional<Stream>& stream, std::vector<std::vector<uint64_t>>& params,
-            const std::string& api) {
+struct KernelVariants::Compiled {
+  std::unique_ptr<cudasim::CpuModule> cpu;
+  std::unique_ptr<cuda::Module> cuda;
+};
+
+KernelVariants::KernelVariants() = default;
+KernelVariants::~KernelVariants() = default;
+
+KernelVariants::Compiled& KernelVariants::compiled(const std::string& signature,
+                                                   const std::function<std::string()>& render,
+                                                   const std::vector<std::string>& options,
+                                                   Device device) {
+  std::lock_guard lock(mutex_);
+  auto& slot = variants_[signature];
+  if (!slot) slot = std::make_unique<Compiled>();
+  Compiled& c = *slot;
+  if (device.is_cpu() && !c.cpu) {
+    c.cpu = std::make_unique<cudasim::CpuModule>(render(), options, std::vector<std::string>{});
+  } else if (!device.is_cpu() && !c.cuda) {
+    std::vector<std::string> all = cuda::generated_kernel_options();
+    all.insert(all.end(), options.begin(), options.end());
+    c.cuda = std::make_unique<cuda::Module>(c.cpu ? c.cpu->source() : render(), all,
+                                            std::vector<std::string>{});
+  }
+  return c;
+}
+
+void KernelVariants::launch(const std::string& signature,
+                            const std::function<std::string()>& render, const std::string& name,
+                            const std::vector<std::string>& options, Device device,
+                            LaunchShape shape, const std::optional<Stream>& stream,
+                            std::vector<std::vector<uint64_t>>& params, const std::string& api) {
   std::vector<void*> pointers;
   for (auto& p : params) pointers.push_back(p.data());
-  std::string key = source;
-  for (const std::string& o : options) key += '\0' + o;
+  Compiled& c = compiled(signature, render, options, device);
   if (device.is_cpu()) {
-    static auto* modules = new std::map<std::string, std::unique_ptr<cudasim::CpuModule>>();
-    cudasim::CpuModule* module;
-    {
-      std::lock_guard lock(module_mutex);
-      auto& slot = (*modules)[key];
-      if (!slot) slot = std::make_unique<cudasim::CpuModule>(source, options, std::vector<std::string>{});
-      module = slot.get();
-    }
-    const TsimKernel& kernel = module->kernel(name, api.c_str());
+    const TsimKernel& kernel = c.cpu->kernel(name, api.c_str());
     cudasim::launch_on_cpu(kernel, {shape.grid, 1, 1}, {shape.block, 1, 1}, 0, pointers.data(),
                            api.c_str());
     return;
   }
-  static auto* modules = new std::map<std::string, std::unique_ptr<cuda::Module>>();
-  cuda::Module* module;
-  {
-    std::lock_guard lock(module_mutex);
-    auto& slot = (*modules)[key];
-    if (!slot) {
-      std::vector<std::string> all = cuda::generated_kernel_options();
-      all.insert(all.end(), options.begin(), options.end());
-      slot = std::make_unique<cuda::Module>(source, all, std::vector<std::string>{});
-    }
-    module = slot.get();
-  }
-  const uintptr_t function = module->function(name, device.index, api.c_str());
+  const uintptr_t function = c.cuda->function(name, device.index, api.c_str());
   cuda::launch(function, {shape.grid, 1, 1}, {shape.block, 1, 1}, 0,
                stream ? *stream : current_stream(device), pointers, api.c_str());
+}
+
+std::string signature_of(const std::vector<jit::UserKernelParam>& params,
+                         const std::vector<int>& extra) {
+  std::string s;
+  for (const jit::UserKernelParam& p : params) {
+    s += p.kind == jit::UserKernelParam::Kind::Array ? 'A' : 'S';
+    s += std::to_string(static_cast<int>(p.dtype)) + "," + std::to_string(p.ndim) +
+         (p.c_contiguous ? "c" : "") + ";";
+  }
+  for (int e : extra) s += "/" + std::to_string(e);
+  return s;
 }
 
 }  // namespace user_kernel

@@ -3,7 +3,10 @@
 // binding type placeholders, the merging of dimensions, the packing of arguments as the
 // kernel's CArray/CIndexer, and compiling and launching a rendered kernel on a device.
 
+#include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,16 +58,37 @@ jit::UserKernelParam describe(const KernelParam& p, DType dtype, const Array* ar
 // or the current device when there is none.
 Device device_of(const std::vector<const Array*>& arrays, const std::string& api);
 
-// Compiles `source` (once per source and device kind, kept for the process) and launches its
-// kernel `name` over `grid` blocks of `block` threads: on a CUDA device on `stream` (the
-// current one by default), on the CPU device waiting for it. params[k] holds argument k.
 struct LaunchShape {
   unsigned grid = 1, block = 1;
 };
-void launch(const std::string& source, const std::string& name,
-            const std::vector<std::string>& options, Device device, LaunchShape shape,
-            const std::optional<Stream>& stream, std::vector<std::vector<uint64_t>>& params,
-            const std::string& api);
+
+// The kernels one ElementwiseKernel or ReductionKernel made, by call signature
+// (signature_of): each is rendered and compiled the first time its signature comes, so a
+// repeated call neither renders nor hashes any source.
+class KernelVariants {
+ public:
+  KernelVariants();
+  ~KernelVariants();
+  // Launches kernel `name` of the source `render` makes for `signature` over `shape`: on a
+  // CUDA device on `stream` (the current one by default), on the CPU device waiting for it.
+  // params[k] holds argument k's bytes.
+  void launch(const std::string& signature, const std::function<std::string()>& render,
+              const std::string& name, const std::vector<std::string>& options, Device device,
+              LaunchShape shape, const std::optional<Stream>& stream,
+              std::vector<std::vector<uint64_t>>& params, const std::string& api);
+
+ private:
+  struct Compiled;
+  Compiled& compiled(const std::string& signature, const std::function<std::string()>& render,
+                     const std::vector<std::string>& options, Device device);
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<Compiled>> variants_;
+};
+
+// What a kernel's source depends on besides the kernel's own text: each parameter's kind,
+// dtype, dimensions and contiguity, and `extra` (the loop's dimensions ...).
+std::string signature_of(const std::vector<jit::UserKernelParam>& params,
+                         const std::vector<int>& extra);
 
 // The blocks a launch over `work` independent items of `block` threads each needs on
 // `device`: enough to fill it, never more than the items.
