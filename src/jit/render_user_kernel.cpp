@@ -99,12 +99,12 @@ std::string render_elementwise_kernel(const ElementwiseKernelText& k) {
   begin(t, k.typedefs, k.name, k.preamble);
   t.add("extern \"C\" __global__ void " + k.name + "(" + parameter_list(k.params) +
         "CIndexer<" + std::to_string(k.index_ndim) + "> _ind) {\n");
-  t.user(k.name, "loop_prep", k.loop_prep);
+  t.user(k.name, "loop_prep", k.loop_prep.empty() ? "" : k.loop_prep + ";");
   t.add("  TS_ELEMENTWISE_FOR(i, _ind.size()) {\n    _ind.set(i);\n");
   t.add(element_bindings(k.params, 0, k.params.size(), "_ind", false));
   t.user(k.name, "operation", k.operation + ";");
   t.add("  }\n");
-  t.user(k.name, "after_loop", k.after_loop);
+  t.user(k.name, "after_loop", k.after_loop.empty() ? "" : k.after_loop + ";");
   t.add("}\n");
   return t.str();
 }
