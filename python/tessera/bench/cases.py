@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import _small
+from . import _small, _user_kernels
 
 
 @dataclass
@@ -497,7 +497,12 @@ def small_cases(quick):
             + _small.course_cases(Case, _heat, _jacobi_solve))
 
 
+def user_kernel_cases(quick):
+    """Issue 24: ElementwiseKernel, ReductionKernel and fuse beside the built-in expressions."""
+    return _user_kernels.cases(Case, quick)
+
+
 def all_cases(quick):
     return (foundation_cases(quick) + elementwise_cases(quick) + reduction_cases(quick)
             + classic_cases(quick) + course_cases(quick) + small_cases(quick) + jit_cases(quick)
-            + cuda_jit_cases(quick) + dask_cases(quick))
+            + cuda_jit_cases(quick) + user_kernel_cases(quick) + dask_cases(quick))
