@@ -110,7 +110,8 @@ ElementwiseKernel::Prepared ElementwiseKernel::prepare(std::vector<KernelArg> ar
       }
       p.args[k] = in_[k].raw ? in : in.broadcast_to(shape);
     } else {
-      p.args[k] = std::get<Scalar>(args[k]).cast(user_kernel::type_of(in_[k], types));
+      p.args[k] = user_kernel::number_as(std::get<Scalar>(args[k]),
+                                         user_kernel::type_of(in_[k], types), in_[k], api);
     }
   }
   for (size_t k = 0; k < out_.size(); ++k) p.args[nin + k] = p.outputs[k];

@@ -133,7 +133,8 @@ std::vector<Array> ReductionKernel::operator()(std::vector<KernelArg> inputs,
       }
       args.emplace_back(in_[k].raw ? in : in.broadcast_to(shape).transpose(order));
     } else {
-      args.emplace_back(std::get<Scalar>(inputs[k]).cast(user_kernel::type_of(in_[k], types)));
+      args.emplace_back(user_kernel::number_as(std::get<Scalar>(inputs[k]),
+                                               user_kernel::type_of(in_[k], types), in_[k], api));
     }
   }
   for (const Array& o : outputs) args.emplace_back(squeezed.empty() ? o : o.squeeze(squeezed));

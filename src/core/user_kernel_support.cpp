@@ -9,6 +9,7 @@
 
 #include "backend/cpu/parallel.h"
 #include "backend/cuda/expr_kernel.h"
+#include "backend/cuda/nvrtc.h"
 #include "backend/cudasim/cpu_module.h"
 #include "tessera/cuda.h"
 #include "tessera/errors.h"
@@ -155,6 +156,19 @@ DType type_of(const KernelParam& p, const std::map<std::string, DType>& types) {
   return p.dtype ? *p.dtype : types.at(p.placeholder);
 }
 
+Scalar number_as(const Scalar& value, DType to, const KernelParam& p, const std::string& api) {
+  const Scalar converted = value.cast(to);
+  const bool from_integer = value.dtype() == DType::Int64 || value.dtype() == DType::UInt64;
+  if (from_integer && is_integer(to) && converted.cast(value.dtype()).to_int64() != value.to_int64()) {
+    const std::string text = value.dtype() == DType::UInt64
+                                 ? std::to_string(value.get<uint64_t>())
+                                 : std::to_string(value.get<int64_t>());
+    throw OverflowError("[" + api + "] Python integer " + text + " out of bounds for " +
+                        std::string(dtype_name(to)) + " (the parameter '" + p.name + "')");
+  }
+  return converted;
+}
+
 std::vector<jit::UserKernelTypedef> typedefs(const std::map<std::string, DType>& types) {
   std::vector<jit::UserKernelTypedef> t;
   for (const auto& [placeholder, dtype] : types) t.push_back({placeholder, dtype});
@@ -290,7 +304,13 @@ void KernelVariants::launch(const std::string& signature,
                            api.c_str());
     return;
   }
-  const uintptr_t function = c.cuda->function(name, device.index, api.c_str());
+  uintptr_t function = 0;
+  try {
+    function = c.cuda->function(name, device.index, api.c_str());
+  } catch (const cuda::CompileError& e) {
+    throw cuda::CompileError("[" + api + "] the kernel's source does not compile:\n" + e.what(),
+                             e.log(), e.source());
+  }
   cuda::launch(function, {shape.grid, 1, 1}, {shape.block, 1, 1}, 0,
                stream ? *stream : current_stream(device), pointers, api.c_str());
 }

@@ -37,6 +37,10 @@ std::map<std::string, DType> bind_types(const std::vector<KernelParam>& in,
 // The parameter's type once placeholders are bound.
 DType type_of(const KernelParam& p, const std::map<std::string, DType>& types);
 
+// A number as the parameter `p` of type `to` takes it: converted as NumPy assigns it, an
+// integer that `to` cannot hold being an OverflowError (NumPy 2's rule for Python ints).
+Scalar number_as(const Scalar& value, DType to, const KernelParam& p, const std::string& api);
+
 // The typedefs a kernel begins with.
 std::vector<jit::UserKernelTypedef> typedefs(const std::map<std::string, DType>& types);
 

@@ -33,9 +33,10 @@ class Text {
 };
 
 // What every user kernel starts with: the functors (standard headers and element types for
-// every compiler), then CuPy's kernel API.
+// every compiler), CUDA's math constants (CUDART_INF ...), which CuPy includes in every
+// kernel, then CuPy's kernel API. (The simulator provides CUDA's headers itself.)
 std::string prelude() {
-  std::string s = kernel_functors_text();
+  std::string s = kernel_functors_text() + "#include <math_constants.h>\n";
   for (size_t i = 0; i < kUserKernelFilesCount; ++i) {
     s += "#line 1 \"" + std::string(kUserKernelFiles[i].path) + "\"\n" +
          std::string(kUserKernelFiles[i].text) + "\n";

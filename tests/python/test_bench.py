@@ -175,3 +175,14 @@ def test_the_course_heat_solve_agrees_with_numpy():
     want = _small.course_heat_solve(np, p, f)
     got = _small.course_heat_solve(tp, tp.array(p), tp.array(f))
     np.testing.assert_allclose(tp.asnumpy(got), want, rtol=1e-12, atol=1e-15)
+
+
+def test_user_kernel_cases_agree_with_numpy():
+    """The kernels group's ElementwiseKernel, fuse and ReductionKernel cases, and the built-in
+    expressions beside them, give NumPy's values."""
+    cases = _small_cases("kernels")
+    assert {c.name for c in cases} >= {"ElementwiseKernel (x-y)*(x-y)", "fuse (x-y)*(x-y)",
+                                       "ReductionKernel L2 norm of rows"}
+    for case in cases:
+        result = _run(case)
+        assert result.status == "ok", (case.name, case.size, result.detail)
