@@ -15,6 +15,12 @@ namespace {
 
 // Threads of a block on a CUDA device.
 constexpr unsigned kCudaBlock = 256;
+// The fewest elements a part of an output's run has, when runs are split (a CPU thread's, a
+// GPU block's): below this, the second pass costs more than the parallelism saves.
+constexpr int64_t kCpuMinPart = 16384;
+constexpr int64_t kCudaMinPart = 16 * kCudaBlock;
+// The most parts a run is split into: the second pass reduces them one after the other.
+constexpr int64_t kMaxParts = 1024;
 
 }  // namespace
 
@@ -186,9 +192,37 @@ std::vector<Array> ReductionKernel::operator()(std::vector<KernelArg> inputs,
   params.push_back(user_kernel::indexer_words(in_shape));
   params.push_back(user_kernel::indexer_words(loop_out_shape));
   params.push_back({static_cast<uint64_t>(reduce_size)});
-  const user_kernel::LaunchShape launch_shape{user_kernel::grid_for(out_size, 1, device), block};
-  variants_->launch(signature, [&] { return jit::render_reduction_kernel(text); }, name_,
-                    options_, device, launch_shape, launch.stream, params, api);
+
+  // Too few outputs to fill the device: each output's run is split into parts, reduced into
+  // scratch memory, whose parts a second kernel reduces into the outputs.
+  const auto render = [&] { return jit::render_reduction_kernel(text); };
+  const int64_t slots = user_kernel::parallel_slots(device);
+  const int64_t min_part = device.is_cpu() ? kCpuMinPart : kCudaMinPart;
+  int64_t parts = 1;
+  if (out_size < slots && reduce_size >= 2 * min_part) {
+    parts = std::min({(reduce_size + min_part - 1) / min_part, (slots + out_size - 1) / out_size,
+                      kMaxParts});
+  }
+  Array scratch;
+  int64_t stride = 0;
+  if (parts > 1) {
+    const size_t size = variants_->value_size(signature, render, name_ + "_sizeof", options_,
+                                              device, api);
+    stride = static_cast<int64_t>((size + 15) / 16 * 16);
+    scratch = Array::empty(Dims{out_size * parts * (stride + 1)}, DType::UInt8, device);
+  }
+  params.push_back({static_cast<uint64_t>(parts)});
+  params.push_back({parts > 1 ? reinterpret_cast<uintptr_t>(scratch.data()) : 0});
+  params.push_back({static_cast<uint64_t>(stride)});
+  variants_->launch(signature, render, name_, options_, device,
+                    {user_kernel::grid_for(out_size * parts, 1, device), block}, launch.stream,
+                    params, api);
+  if (parts > 1) {
+    const unsigned combine_block = device.is_cpu() ? 1 : 128;
+    variants_->launch(signature, render, name_ + "_combine", options_, device,
+                      {user_kernel::grid_for(out_size, combine_block, device), combine_block},
+                      launch.stream, params, api);
+  }
   return outputs;
 }
 

@@ -256,11 +256,15 @@ Device device_of(const std::vector<const Array*>& arrays, const std::string& api
   return d;
 }
 
+int64_t parallel_slots(Device device) {
+  return device.is_cpu() ? int64_t{4} * std::max(cpu::num_threads(), 1)
+                         : int64_t{32} * cuda::multiprocessors(device.index);
+}
+
 unsigned grid_for(int64_t work, unsigned block, Device device) {
   if (work <= 0) return 1;
-  const int64_t most = device.is_cpu() ? int64_t{4} * std::max(cpu::num_threads(), 1)
-                                       : int64_t{32} * cuda::multiprocessors(device.index);
-  return static_cast<unsigned>(std::clamp<int64_t>((work + block - 1) / block, 1, most));
+  return static_cast<unsigned>(
+      std::clamp<int64_t>((work + block - 1) / block, 1, parallel_slots(device)));
 }
 
 struct KernelVariants::Compiled {
@@ -313,6 +317,26 @@ void KernelVariants::launch(const std::string& signature,
   }
   cuda::launch(function, {shape.grid, 1, 1}, {shape.block, 1, 1}, 0,
                stream ? *stream : current_stream(device), pointers, api.c_str());
+}
+
+size_t KernelVariants::value_size(const std::string& signature,
+                                  const std::function<std::string()>& render,
+                                  const std::string& sizeof_kernel,
+                                  const std::vector<std::string>& options, Device device,
+                                  const std::string& api) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = value_sizes_.find(signature); it != value_sizes_.end()) return it->second;
+  }
+  const Array out = Array::empty(Dims{1}, DType::UInt64, device);
+  std::vector<std::vector<uint64_t>> params = {{reinterpret_cast<uintptr_t>(out.data())}};
+  // On the current stream, which the copy below waits for.
+  launch(signature, render, sizeof_kernel, options, device, {1, 1}, std::nullopt, params, api);
+  uint64_t size = 0;
+  out.copy_to_host(&size);
+  std::lock_guard lock(mutex_);
+  value_sizes_[signature] = size;
+  return size;
 }
 
 std::string signature_of(const std::vector<jit::UserKernelParam>& params,

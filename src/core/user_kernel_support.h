@@ -81,18 +81,29 @@ class KernelVariants {
               LaunchShape shape, const std::optional<Stream>& stream,
               std::vector<std::vector<uint64_t>>& params, const std::string& api);
 
+  // sizeof of what the kernel `sizeof_kernel` (`void k(unsigned long long* size)`) of the
+  // signature's source measures, on the device; asked once per signature.
+  size_t value_size(const std::string& signature, const std::function<std::string()>& render,
+                    const std::string& sizeof_kernel, const std::vector<std::string>& options,
+                    Device device, const std::string& api);
+
  private:
   struct Compiled;
   Compiled& compiled(const std::string& signature, const std::function<std::string()>& render,
                      const std::vector<std::string>& options, Device device);
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<Compiled>> variants_;
+  std::map<std::string, size_t> value_sizes_;
 };
 
 // What a kernel's source depends on besides the kernel's own text: each parameter's kind,
 // dtype, dimensions and contiguity, and `extra` (the loop's dimensions ...).
 std::string signature_of(const std::vector<jit::UserKernelParam>& params,
                          const std::vector<int>& extra);
+
+// How many blocks the device runs at once, as launches here count them: four per core on
+// the CPU, 32 per multiprocessor on a GPU.
+int64_t parallel_slots(Device device);
 
 // The blocks a launch over `work` independent items of `block` threads each needs on
 // `device`: enough to fill it, never more than the items.

@@ -110,29 +110,68 @@ std::string render_elementwise_kernel(const ElementwiseKernelText& k) {
   return t.str();
 }
 
+namespace {
+
+// The end of a reduction for output element _out_i, whose result is _s (_has: it reduced any
+// value): the identity where it reduced none, then the post-map into the outputs.
+void finish_reduction(Text& t, const ReductionKernelText& k, const std::string& indent) {
+  if (k.identity) {
+    t.add(indent + "if (!_has) _s = static_cast<_type_reduce>(\n");
+    t.user(k.name, "identity", *k.identity);
+    t.add(indent + ");\n");
+  }
+  t.add(indent + "_out_ind.set(_out_i);\n");
+  t.add(element_bindings(k.params, k.nin, k.params.size(), "_out_ind", true));
+  t.add(indent + "const _type_reduce& a = _s;\n");
+  t.user(k.name, "post_map_expr", k.post_map_expr + ";");
+}
+
+// `_reduce`, reduce_expr as a function of a and b; a lambda in the kernel, as CuPy's macro
+// is, so that the expression may name the kernel's parameters.
+void reduce_function(Text& t, const ReductionKernelText& k) {
+  t.add("  const auto _reduce = [&](const _type_reduce& a, const _type_reduce& b) {\n"
+        "    return static_cast<_type_reduce>(\n");
+  t.user(k.name, "reduce_expr", k.reduce_expr);
+  t.add("    );\n  };\n");
+}
+
+std::string reduction_parameters(const ReductionKernelText& k) {
+  return parameter_list(k.params) + "CIndexer<" + std::to_string(k.in_ndim) + "> _in_ind, " +
+         "CIndexer<" + std::to_string(k.out_ndim) + "> _out_ind, ptrdiff_t _reduce_size, " +
+         "ptrdiff_t _parts, unsigned char* _scratch, ptrdiff_t _scratch_stride";
+}
+
+}  // namespace
+
 std::string render_reduction_kernel(const ReductionKernelText& k) {
   Text t;
   begin(t, k.typedefs, k.name, k.preamble);
   t.add("typedef " + k.reduce_type + " _type_reduce;\n");
   t.add("#define TS_REDUCE_BLOCK " + std::to_string(k.block) + "\n");
-  t.add("extern \"C\" __global__ void " + k.name + "(" + parameter_list(k.params) +
-        "CIndexer<" + std::to_string(k.in_ndim) + "> _in_ind, CIndexer<" +
-        std::to_string(k.out_ndim) + "> _out_ind, ptrdiff_t _reduce_size) {\n");
+  // The size of `a`, for the host's scratch memory.
+  t.add("extern \"C\" __global__ void " + k.name +
+        "_sizeof(unsigned long long* _size) { *_size = sizeof(_type_reduce); }\n");
+  // Each block reduces one part of one output element's run (items: outputs x parts): into
+  // the output when there is one part, else into the scratch memory, whose parts
+  // <name>_combine reduces.
+  t.add("extern \"C\" __global__ void " + k.name + "(" + reduction_parameters(k) + ") {\n");
   // Shared memory as bytes, as CuPy's: a __shared__ array of a type with a constructor
   // (complex) does not compile under NVRTC.
   t.add(
       "  __shared__ __align__(16) unsigned char _ts_shared[TS_REDUCE_BLOCK * sizeof(_type_reduce)];\n"
       "  __shared__ bool _ts_has[TS_REDUCE_BLOCK];\n"
-      "  _type_reduce* const _sdata = reinterpret_cast<_type_reduce*>(_ts_shared);\n"
-      "  const auto _reduce = [&](const _type_reduce& a, const _type_reduce& b) {\n"
-      "    return static_cast<_type_reduce>(\n");
-  t.user(k.name, "reduce_expr", k.reduce_expr);
-  t.add("    );\n  };\n");
+      "  _type_reduce* const _sdata = reinterpret_cast<_type_reduce*>(_ts_shared);\n");
+  reduce_function(t, k);
   t.add(
       "  const unsigned _tid = threadIdx.x;\n"
-      "  for (ptrdiff_t _out_i = blockIdx.x; _out_i < _out_ind.size(); _out_i += gridDim.x) {\n"
+      "  const ptrdiff_t _items = _out_ind.size() * _parts;\n"
+      "  const ptrdiff_t _chunk = (_reduce_size + _parts - 1) / _parts;\n"
+      "  for (ptrdiff_t _item = blockIdx.x; _item < _items; _item += gridDim.x) {\n"
+      "    const ptrdiff_t _out_i = _item / _parts;\n"
+      "    const ptrdiff_t _J_begin = _item % _parts * _chunk;\n"
+      "    const ptrdiff_t _J_end = _J_begin + _chunk < _reduce_size ? _J_begin + _chunk : _reduce_size;\n"
       "    ts_user::Pairwise<_type_reduce, decltype(_reduce)> _acc(_reduce);\n"
-      "    for (ptrdiff_t _J = _tid; _J < _reduce_size; _J += TS_REDUCE_BLOCK) {\n"
+      "    for (ptrdiff_t _J = _J_begin + _tid; _J < _J_end; _J += TS_REDUCE_BLOCK) {\n"
       "      _in_ind.set(_out_i * _reduce_size + _J);\n");
   t.add(element_bindings(k.params, 0, k.nin, "_in_ind", false));
   t.add("      _acc.add(static_cast<_type_reduce>(\n");
@@ -157,17 +196,31 @@ std::string render_reduction_kernel(const ReductionKernelText& k) {
       "      if (_has) _s = _sdata[0];\n"
       "      __syncthreads();\n"
       "    }\n"
-      "    if (_tid == 0) {\n");
-  t.add(k.identity ? "      if (!_has) _s = static_cast<_type_reduce>(\n" : "");
-  if (k.identity) {
-    t.user(k.name, "identity", *k.identity);
-    t.add("      );\n");
-  }
-  t.add("      _out_ind.set(_out_i);\n");
-  t.add(element_bindings(k.params, k.nin, k.params.size(), "_out_ind", true));
-  t.add("      const _type_reduce& a = _s;\n");
-  t.user(k.name, "post_map_expr", k.post_map_expr + ";");
+      "    if (_tid == 0 && _parts > 1) {\n"
+      "      if (_has) memcpy(_scratch + _item * _scratch_stride, &_s, sizeof _s);\n"
+      "      _scratch[_items * _scratch_stride + _item] = _has;\n"
+      "    } else if (_tid == 0) {\n");
+  finish_reduction(t, k, "      ");
   t.add("    }\n  }\n}\n");
+  // A thread per output element reduces its parts in order.
+  t.add("extern \"C\" __global__ void " + k.name + "_combine(" + reduction_parameters(k) +
+        ") {\n");
+  reduce_function(t, k);
+  t.add(
+        "  const ptrdiff_t _items = _out_ind.size() * _parts;\n"
+        "  for (ptrdiff_t _out_i = ts_user::thread_rank(); _out_i < _out_ind.size();\n"
+        "       _out_i += ts_user::thread_count()) {\n"
+        "    ts_user::Pairwise<_type_reduce, decltype(_reduce)> _acc(_reduce);\n"
+        "    for (ptrdiff_t _item = _out_i * _parts; _item < (_out_i + 1) * _parts; ++_item) {\n"
+        "      if (!_scratch[_items * _scratch_stride + _item]) continue;\n"
+        "      _type_reduce _v;\n"
+        "      memcpy(&_v, _scratch + _item * _scratch_stride, sizeof _v);\n"
+        "      _acc.add(_v);\n"
+        "    }\n"
+        "    _type_reduce _s{};\n"
+        "    bool _has = _acc.result(_s);\n");
+  finish_reduction(t, k, "    ");
+  t.add("  }\n}\n");
   return t.str();
 }
 

@@ -841,3 +841,32 @@ def test_fuse_makes_one_pending_expression(device):
     assert result._pending
     assert_same(result, (x_np - y_np) * (x_np - y_np))
     assert not result._pending
+
+
+# Long runs over few outputs are split into parts (each reduced into scratch memory, then the
+# parts into the output): the values must not depend on it.
+
+def test_split_runs_full_and_axis_reductions(device):
+    x_np = sample((3, 40000), np.float64)
+    x = tp.asarray(x_np)
+    assert_close(sum_kernel()(x), x_np.sum(), rtol=1e-12)
+    assert_close(sum_kernel()(x, axis=1, keepdims=True), x_np.sum(axis=1, keepdims=True),
+                 rtol=1e-12)
+    assert_close(l2norm()(x[:, ::-1], axis=(0, 1)), np.sqrt((x_np * x_np).sum()), rtol=1e-12)
+
+
+def test_split_runs_without_identity_and_complex(device):
+    x_np = -np.abs(sample((50000,), np.float64)) - 1.0
+    assert_same(max_no_identity()(tp.asarray(x_np)), np.asarray(x_np.max()))
+    z_np = sample((2, 30000), np.complex128)
+    assert_close(sum_kernel()(tp.asarray(z_np), axis=1), z_np.sum(axis=1), rtol=1e-12)
+
+
+def test_split_runs_with_several_outputs(device):
+    k = reduction("T x", "T lo, T hi", "x", "a + b", "lo = a - 1; hi = a + 1", "0",
+                  "sum_pm_one")
+    x_np = sample((60000,), np.float64)
+    lo, hi = tp.empty((), np.float64), tp.empty((), np.float64)
+    k(tp.asarray(x_np), lo, hi)
+    assert_close(lo, np.asarray(x_np.sum() - 1), rtol=1e-12)
+    assert_close(hi, np.asarray(x_np.sum() + 1), rtol=1e-12)
