@@ -171,7 +171,22 @@ std::string render_reduction_kernel(const ReductionKernelText& k) {
       "    const ptrdiff_t _J_begin = _item % _parts * _chunk;\n"
       "    const ptrdiff_t _J_end = _J_begin + _chunk < _reduce_size ? _J_begin + _chunk : _reduce_size;\n"
       "    ts_user::Pairwise<_type_reduce, decltype(_reduce)> _acc(_reduce);\n"
-      "    for (ptrdiff_t _J = _J_begin + _tid; _J < _J_end; _J += TS_REDUCE_BLOCK) {\n"
+      "    ptrdiff_t _J_next = _J_begin + _tid;\n");
+  // A thread that takes a whole run (one a block: the CPU's) maps eight values at a time into
+  // the accumulator's eight lanes.
+  t.add(
+      "    if (TS_REDUCE_BLOCK == 1) {\n"
+      "      for (; _J_next + 8 <= _J_end; _J_next += 8) {\n"
+      "        _type_reduce _v[8];\n"
+      "        for (int _lane = 0; _lane < 8; ++_lane) {\n"
+      "          const ptrdiff_t _J = _J_next + _lane;\n"
+      "          _in_ind.set(_out_i * _reduce_size + _J);\n");
+  t.add(element_bindings(k.params, 0, k.nin, "_in_ind", false));
+  t.add("          _v[_lane] = static_cast<_type_reduce>(\n");
+  t.user(k.name, "map_expr", k.map_expr);
+  t.add("          );\n        }\n        _acc.add_lanes(_v);\n      }\n    }\n");
+  t.add(
+      "    for (ptrdiff_t _J = _J_next; _J < _J_end; _J += TS_REDUCE_BLOCK) {\n"
       "      _in_ind.set(_out_i * _reduce_size + _J);\n");
   t.add(element_bindings(k.params, 0, k.nin, "_in_ind", false));
   t.add("      _acc.add(static_cast<_type_reduce>(\n");

@@ -119,9 +119,14 @@ template <class T, class Reduce>
 struct Pairwise {
   static constexpr int kRun = 128;
   static constexpr int kLevels = 48;
+  static constexpr int kLanes = 8;
   Reduce reduce;
   T run{};
   int in_run = 0;
+  // add_lanes' runs: eight independent chains, which a CPU overlaps (and a compiler may make
+  // vector operations of), where one running value waits for each reduce before the next.
+  T lane[kLanes];
+  int in_lanes = 0;
   unsigned long long filled = 0;  // bit k: level[k] holds the result of 2^k runs
   T level[kLevels];
 
@@ -133,6 +138,22 @@ struct Pairwise {
       carry(run);
       in_run = 0;
     }
+  }
+  // Eight values at once, value l into lane l.
+  __device__ void add_lanes(const T (&v)[kLanes]) {
+    for (int l = 0; l < kLanes; ++l) {
+      lane[l] = in_lanes == 0 ? v[l] : static_cast<T>(reduce(lane[l], v[l]));
+    }
+    in_lanes += kLanes;
+    if (in_lanes == kRun) {
+      carry(lanes_reduced());
+      in_lanes = 0;
+    }
+  }
+  __device__ T lanes_reduced() const {
+    const T a = reduce(reduce(lane[0], lane[1]), reduce(lane[2], lane[3]));
+    const T b = reduce(reduce(lane[4], lane[5]), reduce(lane[6], lane[7]));
+    return static_cast<T>(reduce(a, b));
   }
   __device__ void carry(T v) {
     int k = 0;
@@ -148,6 +169,10 @@ struct Pairwise {
   __device__ bool result(T& out) const {
     bool have = in_run > 0;
     if (have) out = run;
+    if (in_lanes > 0) {
+      out = have ? static_cast<T>(reduce(lanes_reduced(), out)) : lanes_reduced();
+      have = true;
+    }
     for (int k = 0; k < kLevels; ++k) {
       if (!((filled >> k) & 1)) continue;
       out = have ? static_cast<T>(reduce(level[k], out)) : level[k];

@@ -870,3 +870,12 @@ def test_split_runs_with_several_outputs(device):
     k(tp.asarray(x_np), lo, hi)
     assert_close(lo, np.asarray(x_np.sum() - 1), rtol=1e-12)
     assert_close(hi, np.asarray(x_np.sum() + 1), rtol=1e-12)
+
+
+def test_map_expr_sees_the_index_along_the_reduction(device):
+    """_J, CuPy's index of the element within its output's run, in map_expr."""
+    k = reduction("T x", "int64 y", "_J * (x == x)", "a + b", "y = a", "0", "index_sum",
+                  reduce_type="long long")
+    for n in (13, 40000):
+        x = tp.asarray(np.ones((2, n)))
+        assert_same(k(x, axis=1), np.full(2, n * (n - 1) // 2, np.int64))
