@@ -210,8 +210,14 @@ void bind_cuda(nb::module_& parent) {
   m.def("elapsed_ms", &cuda::elapsed_ms);
   m.def("wait_event", [](const PyStream& s, const cuda::Event& e) { cuda::wait_event(s.stream, e); });
 
+  // A RawModule: the user's options, then the toolkit's headers, as CuPy adds them.
   nb::class_<cuda::Module>(m, "_Module")
-      .def(nb::init<std::string, std::vector<std::string>, std::vector<std::string>>())
+      .def("__init__", [](cuda::Module* self, std::string code, std::vector<std::string> options,
+                          std::vector<std::string> name_expressions) {
+        const auto& include = cuda::toolkit_include_options();
+        options.insert(options.end(), include.begin(), include.end());
+        new (self) cuda::Module(std::move(code), std::move(options), std::move(name_expressions));
+      })
       .def("function", [](cuda::Module& mod, const std::string& name, int device) {
         return without_gil([&] { return mod.function(name, device, "RawKernel"); });
       })
@@ -236,7 +242,7 @@ void bind_cuda(nb::module_& parent) {
         });
       });
   m.def("launch_cpu", [](uintptr_t function, nb::handle grid, nb::handle block,
-                         nb::sequence args, size_t shared_mem) {
+                         nb::sequence args, size_t shared_mem, bool cooperative) {
     const auto& kernel = *reinterpret_cast<const TsimKernel*>(function);
     std::vector<std::string> values;
     std::vector<Array> held;
@@ -257,9 +263,11 @@ void bind_cuda(nb::module_& parent) {
     std::vector<void*> params;
     for (std::string& v : values) params.push_back(v.data());
     const TsimDim3 g = to_sim_dims(grid, "grid"), b = to_sim_dims(block, "block");
-    without_gil([&] { cudasim::launch_on_cpu(kernel, g, b, shared_mem, params.data(), "RawKernel"); });
+    without_gil([&] {
+      cudasim::launch_on_cpu(kernel, g, b, shared_mem, params.data(), "RawKernel", cooperative);
+    });
   }, nb::arg("function"), nb::arg("grid"), nb::arg("block"), nb::arg("args"),
-     nb::arg("shared_mem"));
+     nb::arg("shared_mem"), nb::arg("cooperative") = false);
   m.def("max_cooperative_blocks", &cuda::max_cooperative_blocks, nb::arg("function"),
         nb::arg("device"), nb::arg("block_threads"), nb::arg("shared_mem"));
 

@@ -47,7 +47,8 @@ def _check_backend(backend, api):
 class RawModule:
     """A module of kernels compiled from CUDA C++ `code`. Kernels that are templates (or
     not extern "C") are named by `name_expressions` ("scale<float>"), then fetched with
-    get_function(expression)."""
+    get_function(expression). The toolkit's headers are on NVRTC's include path (as CuPy
+    puts them); enable_cooperative_groups=True launches the kernels cooperatively."""
 
     def __init__(self, code=None, path=None, options=(), backend="nvrtc",
                  translate_cucomplex=False, *, enable_cooperative_groups=False,
@@ -63,6 +64,7 @@ class RawModule:
         self.code = code
         self.options = tuple(_options(options, "RawModule"))
         self.name_expressions = tuple(name_expressions or ())
+        self.enable_cooperative_groups = bool(enable_cooperative_groups)
         self._module = _core._cuda._Module(code, list(self.options), list(self.name_expressions))
         self._cpu_module = None
         self._functions = {}
@@ -109,7 +111,8 @@ class RawKernel:
         self.name = name
         self.code = code
         self.options = tuple(_options(options, "RawKernel"))
-        self._owner = RawModule(code=code, options=self.options)
+        self._owner = RawModule(code=code, options=self.options,
+                                enable_cooperative_groups=enable_cooperative_groups)
 
     @classmethod
     def _from_module(cls, module, name):
@@ -127,13 +130,16 @@ class RawKernel:
         if not isinstance(args, tuple | list):
             raise TypeError(f"[RawKernel] args must be a tuple, got {type(args).__name__}")
         kind, device = _launch_device(args, stream)
+        # A module made with enable_cooperative_groups launches cooperatively (CuPy's rule):
+        # all its blocks at once, so that cooperative_groups::this_grid().sync() can meet.
+        cooperative = self._owner.enable_cooperative_groups
         if kind == "cpu":
             _core._cuda.launch_cpu(self._owner._cpu_handle(self.name), grid, block, args,
-                                   int(shared_mem))
+                                   int(shared_mem), cooperative)
             return
         handle = self._owner._handle(self.name, device)
         _core._cuda.launch(handle, device, grid, block, args, int(shared_mem),
-                           None if stream is None else stream._stream)
+                           None if stream is None else stream._stream, cooperative)
 
     def __repr__(self):
         return f"<RawKernel {self.name}>"

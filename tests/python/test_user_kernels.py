@@ -879,3 +879,44 @@ def test_map_expr_sees_the_index_along_the_reduction(device):
     for n in (13, 40000):
         x = tp.asarray(np.ones((2, n)))
         assert_same(k(x, axis=1), np.full(2, n * (n - 1) // 2, np.int64))
+
+
+COOPERATIVE = r"""
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void normalize(float* x, float* total, int n) {
+  cg::grid_group grid = cg::this_grid();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(total, x[i]);
+  grid.sync();
+  if (i < n) x[i] = x[i] / total[0];
+}
+"""
+
+
+def test_raw_kernel_cooperative_groups(device):
+    """enable_cooperative_groups=True launches all blocks at once, so that every block's
+    atomicAdd is in `total` before any block reads it after grid.sync()."""
+    k = tp.RawKernel(COOPERATIVE, "normalize", enable_cooperative_groups=True)
+    x_np = np.arange(1, 129, dtype=np.float32)
+    x, total = tp.array(x_np), tp.zeros(1, np.float32)
+    k((4,), (32,), (x, total, np.int32(128)))
+    assert_same(total, np.array([x_np.sum()], np.float32))
+    np.testing.assert_allclose(tp.asnumpy(x), x_np / x_np.sum(), rtol=1e-6)
+
+
+def test_raw_kernel_includes_cuda_fp16(device):
+    """The toolkit's headers are on NVRTC's include path (and the simulator's own stand in
+    for them on the CPU)."""
+    code = r"""
+    #include <cuda_fp16.h>
+    extern "C" __global__ void twice(const __half* x, __half* y, int n) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) y[i] = __hadd(x[i], x[i]);
+    }
+    """
+    k = tp.RawKernel(code, "twice")
+    x_np = np.linspace(-2, 2, 50).astype(np.float16)
+    x, y = tp.asarray(x_np), tp.zeros(50, np.float16)
+    k((1,), (64,), (x, y, np.int32(50)))
+    assert_same(y, x_np + x_np)

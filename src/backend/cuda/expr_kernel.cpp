@@ -100,12 +100,19 @@ uintptr_t generated_function(const std::string& key, const std::function<std::st
   }
 }
 
-const std::vector<std::string>& generated_kernel_options() {
+const std::vector<std::string>& toolkit_include_options() {
   static const std::vector<std::string> options = [] {
     const std::string include = toolkit_include();
-    return std::vector<std::string>{"-std=c++20", "--fmad=false", "--device-int128",
-                                    "-I" + include + "/cccl",
-                                    "-I" + include};
+    return std::vector<std::string>{"-I" + include + "/cccl", "-I" + include};
+  }();
+  return options;
+}
+
+const std::vector<std::string>& generated_kernel_options() {
+  static const std::vector<std::string> options = [] {
+    std::vector<std::string> o = {"-std=c++20", "--fmad=false", "--device-int128"};
+    o.insert(o.end(), toolkit_include_options().begin(), toolkit_include_options().end());
+    return o;
   }();
   return options;
 }

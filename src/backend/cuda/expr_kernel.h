@@ -41,6 +41,10 @@ int multiprocessors(int device);
 void launch_grid_stride(uintptr_t function, int device, int64_t total, void* words,
                         const char* api);
 
+// The toolkit's headers for NVRTC (-I its include folder and CCCL's), which CuPy gives every
+// RawKernel too: <cuda_fp16.h>, <cooperative_groups.h>, <cuda/std/...>.
+const std::vector<std::string>& toolkit_include_options();
+
 // The options generated kernels compile with: the toolkit's headers (libcu++, cuda_fp16.h)
 // and no contraction of a * b + c into one rounding, which the CPU build does not do
 // either, so both give the same bits for the same arithmetic.

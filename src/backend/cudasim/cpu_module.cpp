@@ -41,14 +41,21 @@ const TsimKernel& CpuModule::kernel(const std::string& name, const char* api) {
 }
 
 void launch_on_cpu(const TsimKernel& kernel, TsimDim3 grid, TsimDim3 block, size_t shared_bytes,
-                   void* const* params, const char* api) {
+                   void* const* params, const char* api, bool cooperative) {
+  const uint64_t blocks = uint64_t{grid.x} * grid.y * grid.z;
+  if (cooperative && blocks > kCpuMaxCooperativeBlocks) {
+    throw CudaRuntimeError(std::string("[") + api + "] CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE: " +
+                           "a cooperative launch of " + std::to_string(blocks) +
+                           " blocks; the CPU runs at most " +
+                           std::to_string(kCpuMaxCooperativeBlocks) + " at once");
+  }
   if (shared_bytes > kCpuMaxDynamicShared) {
     throw ValueError(std::string("[") + api + "] " + std::to_string(shared_bytes) +
                      " bytes of dynamic shared memory; at most " +
                      std::to_string(kCpuMaxDynamicShared) + " are allowed");
   }
   try {
-    run_kernel(kernel, LaunchShape{grid, block, shared_bytes}, params);
+    run_kernel(kernel, LaunchShape{grid, block, shared_bytes}, params, cooperative);
   } catch (const KernelError& e) {
     throw std::runtime_error(std::string("[") + api + "] " + e.what());
   } catch (const std::invalid_argument& e) {

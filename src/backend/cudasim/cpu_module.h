@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,15 @@ class CpuModule {
 // Runs `kernel` over grid x block threads with `params` (each pointing at an argument's
 // value) on the CPU and returns when it has finished. A launch shape CUDA refuses is a
 // ValueError, a failure inside the kernel (a trap, an illegal address, a barrier not all
-// threads reach) a RuntimeError naming `api`.
+// threads reach) a RuntimeError naming `api`. A `cooperative` launch (cooperative groups'
+// grid.sync()) runs every block at once, each on an OS thread of its own, so it takes at
+// most kCpuMaxCooperativeBlocks blocks (CudaRuntimeError beyond, as a GPU's
+// CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE).
 void launch_on_cpu(const TsimKernel& kernel, TsimDim3 grid, TsimDim3 block,
-                   size_t shared_bytes, void* const* params, const char* api);
+                   size_t shared_bytes, void* const* params, const char* api,
+                   bool cooperative = false);
+
+inline constexpr uint64_t kCpuMaxCooperativeBlocks = 1024;
 
 // The most dynamic shared memory a CPU launch takes, as the simulator's devices (163 KiB).
 inline constexpr size_t kCpuMaxDynamicShared = size_t{163} << 10;
