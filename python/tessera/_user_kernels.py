@@ -8,6 +8,7 @@ import operator
 import numpy as np
 
 from . import _core
+from ._kernels import _options
 
 
 def _stream_args(stream):
@@ -34,16 +35,6 @@ def _normalized_params(params, api):
                                 f"{words[-1]!r}: {e}") from None
         out.append(" ".join(words))
     return ", ".join(out)
-
-
-def _options(options, api):
-    if isinstance(options, str):
-        return [options]
-    options = list(options)
-    for option in options:
-        if not isinstance(option, str):
-            raise TypeError(f"[{api}] options must be strings, got {type(option).__name__}")
-    return options
 
 
 class ElementwiseKernel:
