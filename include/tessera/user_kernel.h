@@ -76,9 +76,10 @@ class ElementwiseKernel {
  private:
   struct Prepared;
   Prepared prepare(std::vector<KernelArg> args, std::optional<int64_t> size) const;
+  std::string render(const Prepared& p) const;
 
   std::vector<KernelParam> in_, out_;
-  std::string operation_, name_;
+  std::string operation_, name_, api_;
   bool reduce_dims_;
   Code code_;
   std::vector<std::string> options_;

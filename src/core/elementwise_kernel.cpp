@@ -20,7 +20,7 @@ struct ElementwiseKernel::Prepared {
   std::vector<KernelArg> args;  // inputs then outputs, as the kernel takes them
   std::vector<Array> outputs;   // as the caller gets them
   Dims shape;                   // the loop's, dimensions merged
-  jit::ElementwiseKernelText text;
+  std::map<std::string, DType> types;  // of the placeholders
   std::string signature;        // what the source depends on besides the kernel's text
 };
 
@@ -33,15 +33,15 @@ ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::st
       code_(std::move(code)),
       options_(std::move(compile_options)),
       variants_(std::make_shared<user_kernel::KernelVariants>()) {
-  const std::string api = user_kernel::checked_api("ElementwiseKernel", name_);
-  in_ = parse_kernel_params(in_params, true, api);
-  out_ = parse_kernel_params(out_params, false, api);
-  user_kernel::check_parameter_names(in_, out_, api, {"i", "_ind"});
+  api_ = user_kernel::checked_api("ElementwiseKernel", name_);
+  in_ = parse_kernel_params(in_params, true, api_);
+  out_ = parse_kernel_params(out_params, false, api_);
+  user_kernel::check_parameter_names(in_, out_, api_, {"i", "_ind"});
 }
 
 ElementwiseKernel::Prepared ElementwiseKernel::prepare(std::vector<KernelArg> args,
                                                        std::optional<int64_t> size) const {
-  const std::string api = "ElementwiseKernel " + name_;
+  const std::string& api = api_;
   const size_t nin = in_.size(), nargs = in_.size() + out_.size();
   if (args.size() != nin && args.size() != nargs) {
     throw TypeError("[" + api + "] Wrong number of arguments for '" + name_ + "'. It must be " +
@@ -77,7 +77,8 @@ ElementwiseKernel::Prepared ElementwiseKernel::prepare(std::vector<KernelArg> ar
   }
   std::vector<const KernelArg*> in_args;
   for (size_t k = 0; k < nin; ++k) in_args.push_back(&args[k]);
-  const auto types = user_kernel::bind_types(in_, out_, in_args, out_given, api);
+  p.types = user_kernel::bind_types(in_, out_, in_args, out_given, api);
+  const auto& types = p.types;
 
   if (out_given.empty()) {
     for (const KernelParam& o : out_) {
@@ -124,21 +125,25 @@ ElementwiseKernel::Prepared ElementwiseKernel::prepare(std::vector<KernelArg> ar
     }
     p.shape = user_kernel::merge_dims(looped, shape);
   }
-  p.text = {name_, user_kernel::typedefs(types), {}, p.shape.size(),
-            code_.preamble, code_.loop_prep, operation_, code_.after_loop};
-  for (size_t k = 0; k < nargs; ++k) {
-    const KernelParam& param = k < nin ? in_[k] : out_[k - nin];
-    const Array* a = std::get_if<Array>(&p.args[k]);
-    p.text.params.push_back(user_kernel::describe(param, user_kernel::type_of(param, types), a));
-  }
-  p.signature = user_kernel::signature_of(p.text.params, {p.shape.size()});
+  p.signature = user_kernel::signature_of(p.args, {p.shape.size()});
   return p;
+}
+
+std::string ElementwiseKernel::render(const Prepared& p) const {
+  jit::ElementwiseKernelText text{name_, user_kernel::typedefs(p.types), {}, p.shape.size(),
+                                  code_.preamble, code_.loop_prep, operation_, code_.after_loop};
+  for (size_t k = 0; k < p.args.size(); ++k) {
+    const KernelParam& param = k < in_.size() ? in_[k] : out_[k - in_.size()];
+    const Array* a = std::get_if<Array>(&p.args[k]);
+    text.params.push_back(user_kernel::describe(param, user_kernel::type_of(param, p.types), a));
+  }
+  return jit::render_elementwise_kernel(text);
 }
 
 std::vector<Array> ElementwiseKernel::operator()(std::vector<KernelArg> args,
                                                  std::optional<int64_t> size,
                                                  const LaunchOptions& launch) const {
-  const std::string api = "ElementwiseKernel " + name_;
+  const std::string& api = api_;
   if (launch.block_size <= 0) {
     throw ValueError("[" + api + "] block_size must be greater than zero, got " +
                      std::to_string(launch.block_size));
@@ -160,14 +165,14 @@ std::vector<Array> ElementwiseKernel::operator()(std::vector<KernelArg> args,
     shape.block = static_cast<unsigned>(launch.block_size);
     shape.grid = user_kernel::grid_for(n, shape.block, p.device);
   }
-  variants_->launch(p.signature, [&] { return jit::render_elementwise_kernel(p.text); }, name_,
-                    options_, p.device, shape, launch.stream, params, api);
+  variants_->launch(p.signature, [&] { return render(p); }, name_, options_, p.device, shape,
+                    launch.stream, params, api);
   return p.outputs;
 }
 
 std::string ElementwiseKernel::source_for(std::vector<KernelArg> args,
                                           std::optional<int64_t> size) const {
-  return jit::render_elementwise_kernel(prepare(std::move(args), size).text);
+  return render(prepare(std::move(args), size));
 }
 
 }  // namespace tessera

@@ -181,7 +181,7 @@ std::vector<Array> ReductionKernel::operator()(std::vector<KernelArg> inputs,
     text.params.push_back(user_kernel::describe(param, user_kernel::type_of(param, types), a));
   }
   const std::string signature =
-      user_kernel::signature_of(text.params, {text.in_ndim, text.out_ndim, text.block});
+      user_kernel::signature_of(args, {text.in_ndim, text.out_ndim, text.block});
 
   std::vector<std::vector<uint64_t>> params;
   for (const KernelArg& arg : args) {

@@ -339,15 +339,21 @@ size_t KernelVariants::value_size(const std::string& signature,
   return size;
 }
 
-std::string signature_of(const std::vector<jit::UserKernelParam>& params,
-                         const std::vector<int>& extra) {
+std::string signature_of(const std::vector<KernelArg>& args, const std::vector<int>& extra) {
+  // Three bytes an argument: kind and dtype, dimensions, contiguity; then the extras.
   std::string s;
-  for (const jit::UserKernelParam& p : params) {
-    s += p.kind == jit::UserKernelParam::Kind::Array ? 'A' : 'S';
-    s += std::to_string(static_cast<int>(p.dtype)) + "," + std::to_string(p.ndim) +
-         (p.c_contiguous ? "c" : "") + ";";
+  s.reserve(3 * args.size() + 4 * extra.size());
+  for (const KernelArg& arg : args) {
+    if (const Array* a = std::get_if<Array>(&arg)) {
+      s += static_cast<char>('A' + static_cast<int>(a->dtype()));
+      s += static_cast<char>(a->ndim());
+      s += a->is_c_contiguous() ? 'c' : 's';
+    } else {
+      s += static_cast<char>('a' + static_cast<int>(std::get<Scalar>(arg).dtype()));
+      s += "--";
+    }
   }
-  for (int e : extra) s += "/" + std::to_string(e);
+  for (int e : extra) s.append(reinterpret_cast<const char*>(&e), sizeof e);
   return s;
 }
 

@@ -96,10 +96,9 @@ class KernelVariants {
   std::map<std::string, size_t> value_sizes_;
 };
 
-// What a kernel's source depends on besides the kernel's own text: each parameter's kind,
+// What a kernel's source depends on besides the kernel's own text: each argument's kind,
 // dtype, dimensions and contiguity, and `extra` (the loop's dimensions ...).
-std::string signature_of(const std::vector<jit::UserKernelParam>& params,
-                         const std::vector<int>& extra);
+std::string signature_of(const std::vector<KernelArg>& args, const std::vector<int>& extra);
 
 // How many blocks the device runs at once, as launches here count them: four per core on
 // the CPU, 32 per multiprocessor on a GPU.
