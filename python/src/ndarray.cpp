@@ -362,7 +362,8 @@ void bind_ndarray(nb::module_& m) {
                          "itemsize is unchanged");
       }
       const int last = a.ndim() - 1;
-      if (shape[last] != 1 && strides[last] != from_size) {
+      // An empty array has no layout to keep (NumPy's check skips it too).
+      if (shape[last] != 1 && a.size() != 0 && strides[last] != from_size) {
         throw ValueError("[view] To change to a dtype of a different size, the last axis must "
                          "be contiguous");
       }

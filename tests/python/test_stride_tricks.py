@@ -92,13 +92,15 @@ def test_sliding_window_view_errors(device, window, axis, error):
 
 @pytest.mark.parametrize("to", [np.int64, np.uint8, np.int16, np.complex128, np.float32,
                                 np.bool_, None])
-@pytest.mark.parametrize("layout", ["contiguous", "rows stepped", "fortran", "0-d"])
+@pytest.mark.parametrize("layout", ["contiguous", "rows stepped", "fortran", "0-d", "empty",
+                                    "empty stepped", "empty 1-d"])
 def test_view_as_dtype(device, to, layout):
     """The same bytes as another dtype (NumPy's values bit for bit), the last axis rescaled,
     or NumPy's ValueError where the layout does not allow it."""
     a = sample((4, 6), np.float64)
     a = {"contiguous": a, "rows stepped": a[::2], "fortran": np.asfortranarray(a),
-         "0-d": a[0, 0]}[layout]
+         "0-d": a[0, 0], "empty": a[:0], "empty stepped": a[:, 2:2],
+         "empty 1-d": np.zeros(0)}[layout]
     t = tp.asarray(a)
     # The NumPy array tessera holds: NumPy's own on the CPU, a copy of it on other devices.
     a = np.asarray(a) if device.kind == "cpu" else np.array(a, order="K")
