@@ -14,8 +14,10 @@ import numpy as np
 import pytest
 
 import tessera as tp
+from tessera.cuda.compiler import CompileException
 
 from conftest import assert_same, sample
+from test_cuda_kernels import TILED_MATMUL
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -394,13 +396,13 @@ def test_snippet_that_does_not_compile(device):
     k = tp.ElementwiseKernel("T x", "T z", "z = x + undefined_name", "broken_snippet")
     x = tp.zeros(3)
     for _ in range(2):  # a failed compile is not remembered as a kernel
-        with pytest.raises(Exception) as info:
+        with pytest.raises(CompileException) as info:
             k(x)
         assert "broken_snippet" in str(info.value)
         assert "undefined_name" in str(info.value)
     r = tp.ReductionKernel("T x", "T y", "x", "a + b + no_such_value", "y = a", "0",
                            "broken_reduce")
-    with pytest.raises(Exception) as info:
+    with pytest.raises(CompileException) as info:
         r(x)
     assert "broken_reduce" in str(info.value)
     assert "no_such_value" in str(info.value)
@@ -753,27 +755,6 @@ extern "C" __global__ void block_sum(const int* x, int n, int* total, int* per_b
 }
 '''
 
-TILED_MATMUL = r'''
-template <int TILE>
-__global__ void tiled_matmul(const double* a, const double* b, double* c, int m, int n, int k) {
-  __shared__ double ta[TILE][TILE];
-  __shared__ double tb[TILE][TILE];
-  const int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
-  double acc = 0.0;
-  for (int t0 = 0; t0 < k; t0 += TILE) {
-    ta[threadIdx.y][threadIdx.x] =
-        (row < m && t0 + threadIdx.x < k) ? a[row * k + t0 + threadIdx.x] : 0.0;
-    tb[threadIdx.y][threadIdx.x] =
-        (col < n && t0 + threadIdx.y < k) ? b[(t0 + threadIdx.y) * n + col] : 0.0;
-    __syncthreads();
-    for (int i = 0; i < TILE; ++i) acc += ta[threadIdx.y][i] * tb[i][threadIdx.x];
-    __syncthreads();
-  }
-  if (row < m && col < n) c[row * n + col] = acc;
-}
-'''
-
-
 def test_raw_kernel_user_guide_add(device):
     add = tp.RawKernel(MY_ADD, "my_add")
     x1 = tp.arange(25, dtype=tp.float32).reshape(5, 5)
@@ -821,12 +802,13 @@ def test_raw_kernel_shared_memory_sync_and_atomics(device):
 
 
 def test_raw_kernel_2d_grid_static_shared(device):
+    """The CUDA suite's tiled matmul (test_cuda_kernels.py) on every device."""
     m, n, k = 37, 29, 53
-    a_np, b_np = ints((m, k), np.float64), ints((k, n), np.float64, seed=1)
-    c = tp.zeros((m, n))
-    module = tp.RawModule(code=TILED_MATMUL, name_expressions=["tiled_matmul<8>"])
-    module.get_function("tiled_matmul<8>")(
-        ((n + 7) // 8, (m + 7) // 8), (8, 8),
+    a_np, b_np = ints((m, k), np.float32), ints((k, n), np.float32, seed=1)
+    c = tp.zeros((m, n), dtype=np.float32)
+    module = tp.RawModule(code=TILED_MATMUL, name_expressions=["matmul<16>"])
+    module.get_function("matmul<16>")(
+        ((n + 15) // 16, (m + 15) // 16), (16, 16),
         (tp.asarray(a_np), tp.asarray(b_np), c, np.int32(m), np.int32(n), np.int32(k)))
     assert_same(c, a_np @ b_np)
 
