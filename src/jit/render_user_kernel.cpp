@@ -135,6 +135,17 @@ void reduce_function(Text& t, const ReductionKernelText& k) {
   t.add("    );\n  };\n");
 }
 
+// `<before>map_expr<after>` for the input element _J of output _out_i: its place set, the
+// inputs bound to their elements, map_expr's value as `a`'s type.
+void mapped_value(Text& t, const ReductionKernelText& k, const std::string& before,
+                  const std::string& after) {
+  t.add("      _in_ind.set(_out_i * _reduce_size + _J);\n");
+  t.add(element_bindings(k.params, 0, k.nin, "_in_ind", false));
+  t.add("      " + before + "static_cast<_type_reduce>(\n");
+  t.user(k.name, "map_expr", k.map_expr);
+  t.add("      )" + after + "\n");
+}
+
 std::string reduction_parameters(const ReductionKernelText& k) {
   return parameter_list(k.params) + "CIndexer<" + std::to_string(k.in_ndim) + "> _in_ind, " +
          "CIndexer<" + std::to_string(k.out_ndim) + "> _out_ind, ptrdiff_t _reduce_size, " +
@@ -179,19 +190,12 @@ std::string render_reduction_kernel(const ReductionKernelText& k) {
       "      for (; _J_next + 8 <= _J_end; _J_next += 8) {\n"
       "        _type_reduce _v[8];\n"
       "        for (int _lane = 0; _lane < 8; ++_lane) {\n"
-      "          const ptrdiff_t _J = _J_next + _lane;\n"
-      "          _in_ind.set(_out_i * _reduce_size + _J);\n");
-  t.add(element_bindings(k.params, 0, k.nin, "_in_ind", false));
-  t.add("          _v[_lane] = static_cast<_type_reduce>(\n");
-  t.user(k.name, "map_expr", k.map_expr);
-  t.add("          );\n        }\n        _acc.add_lanes(_v);\n      }\n    }\n");
-  t.add(
-      "    for (ptrdiff_t _J = _J_next; _J < _J_end; _J += TS_REDUCE_BLOCK) {\n"
-      "      _in_ind.set(_out_i * _reduce_size + _J);\n");
-  t.add(element_bindings(k.params, 0, k.nin, "_in_ind", false));
-  t.add("      _acc.add(static_cast<_type_reduce>(\n");
-  t.user(k.name, "map_expr", k.map_expr);
-  t.add("      ));\n    }\n");
+      "          const ptrdiff_t _J = _J_next + _lane;\n");
+  mapped_value(t, k, "_v[_lane] = ", ";");
+  t.add("        }\n        _acc.add_lanes(_v);\n      }\n    }\n");
+  t.add("    for (ptrdiff_t _J = _J_next; _J < _J_end; _J += TS_REDUCE_BLOCK) {\n");
+  mapped_value(t, k, "_acc.add(", ");");
+  t.add("    }\n");
   t.add(
       "    _type_reduce _s{};\n"
       "    bool _has = _acc.result(_s);\n"

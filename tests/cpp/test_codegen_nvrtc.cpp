@@ -21,6 +21,7 @@
 #include "backend/cuda/render_fold.h"
 #include "backend/cuda/sort_kernel.h"
 #include "expr/kernel_plan.h"
+#include "gpu_compile_check.h"
 #include "jit/render_python.h"
 
 namespace tessera {
@@ -55,18 +56,7 @@ class Program {
 
   // Compiles for compute_80 and assembles the PTX for sm_80 and sm_90.
   void check(const std::string& name) const {
-    SCOPED_TRACE(name);
-    const std::string source = cuda::render_cuda_prologue() + source_;
-    cuda::NvrtcResult result;
-    try {
-      result = cuda::nvrtc_compile(source, name + ".cu", cuda::generated_kernel_options(), {},
-                                   "sm_80");
-    } catch (const cuda::CompileError& e) {
-      FAIL() << e.what();
-    }
-    for (const char* arch : {"sm_80", "sm_90"}) {
-      EXPECT_NO_THROW(cuda::ptxas_assemble(result.ptx, arch)) << arch;
-    }
+    expect_compiles(cuda::render_cuda_prologue() + source_, name);
   }
 
   int kernels() const { return kernels_; }
@@ -215,33 +205,8 @@ TEST_F(CodegenNvrtc, FoldsCompileAndAssemble) {
     add(*values, index, {cuda::FoldKind::ArgMax});
     add(*values, index, {cuda::FoldKind::ArgMin});
   }
-  SCOPED_TRACE("folds");
-  cuda::NvrtcResult result;
-  try {
-    result = cuda::nvrtc_compile(source, "folds.cu", cuda::generated_kernel_options(), {}, "sm_80");
-  } catch (const cuda::CompileError& e) {
-    FAIL() << e.what();
-  }
-  for (const char* arch : {"sm_80", "sm_90"}) {
-    EXPECT_NO_THROW(cuda::ptxas_assemble(result.ptx, arch)) << arch;
-  }
+  expect_compiles(source, "folds");
   EXPECT_GT(kernels, 80);
-}
-
-// Compiles `source` for compute_80 and assembles it for sm_80 and sm_90.
-void expect_compiles(const std::string& source, const std::string& name) {
-  SCOPED_TRACE(name);
-  cuda::NvrtcResult result;
-  try {
-    result = cuda::nvrtc_compile(source, name + ".cu", cuda::generated_kernel_options(), {},
-                                 "sm_80");
-  } catch (const cuda::CompileError& e) {
-    ADD_FAILURE() << e.what();
-    return;
-  }
-  for (const char* arch : {"sm_80", "sm_90"}) {
-    EXPECT_NO_THROW(cuda::ptxas_assemble(result.ptx, arch)) << arch;
-  }
 }
 
 // The indexing program (device/index.cuh, every element size), and ufunc.at's kernel for a

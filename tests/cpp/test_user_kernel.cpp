@@ -9,9 +9,9 @@
 #include <cmath>
 #include <vector>
 
-#include "backend/cuda/expr_kernel.h"
 #include "backend/cuda/nvrtc.h"
 #include "backend/cuda/ptxas.h"
+#include "gpu_compile_check.h"
 #include "jit/render_user_kernel.h"
 #include "tessera/errors.h"
 #include "tessera/user_kernel.h"
@@ -81,19 +81,6 @@ class UserKernelNvrtc : public ::testing::Test {
       GTEST_SKIP() << "NVRTC or ptxas not found";
     }
   }
-  static void compiles(const std::string& source, const std::string& name) {
-    SCOPED_TRACE(name);
-    cuda::NvrtcResult result;
-    try {
-      result = cuda::nvrtc_compile(source, name + ".cu", cuda::generated_kernel_options(), {},
-                                   "sm_80");
-    } catch (const cuda::CompileError& e) {
-      FAIL() << e.what();
-    }
-    for (const char* arch : {"sm_80", "sm_90"}) {
-      EXPECT_NO_THROW(cuda::ptxas_assemble(result.ptx, arch)) << arch;
-    }
-  }
 };
 
 jit::UserKernelParam array_param(const std::string& name, const std::string& type, DType dtype,
@@ -134,7 +121,7 @@ TEST_F(UserKernelNvrtc, ElementwiseKernelsCompileAndAssemble) {
       k.loop_prep = "const bool first = threadIdx.x == 0";
       k.operation = "z = pick<T>(x, y[i % y.size()], first); z = pick<T>(z, s, false)";
       k.after_loop = "if (first) y[0] = y[_ind.size() > 1 ? 1 : 0]";
-      compiles(jit::render_elementwise_kernel(k), k.name);
+      expect_compiles(jit::render_elementwise_kernel(k), k.name);
     }
   }
 }
@@ -166,7 +153,7 @@ TEST_F(UserKernelNvrtc, ReductionKernelsCompileAndAssemble) {
       k.reduce_expr = c.reduce;
       k.post_map_expr = "y = a";
       k.block = block;
-      compiles(jit::render_reduction_kernel(k), k.name);
+      expect_compiles(jit::render_reduction_kernel(k), k.name);
     }
   }
 }
