@@ -27,7 +27,7 @@ def _normalized_params(params, api):
     out = []
     for item in params.split(","):
         words = item.split()
-        if len(words) >= 2 and len(words[-2]) > 1 and words[-2] != "CIndexer":
+        if len(words) >= 2 and len(words[-2]) > 1:
             try:
                 words[-2] = np.dtype(words[-2]).name
             except TypeError as e:
