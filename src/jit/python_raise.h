@@ -23,6 +23,11 @@ inline RaiseInfo raise_info(int code) {
     case 4: return {RaiseKind::Memory, "more than 4096 arrays created in one call of a jit function"};
     case 5: return {RaiseKind::Value, "slice step cannot be zero"};
     case 6: return {RaiseKind::Value, "cannot assign slice from input of different shape"};
+    case 7: return {RaiseKind::Value, "operands could not be broadcast together"};
+    case 8: return {RaiseKind::Value, "zero-size array to reduction operation maximum which has no identity"};
+    case 9: return {RaiseKind::Value, "zero-size array to reduction operation minimum which has no identity"};
+    case 10: return {RaiseKind::Value, "attempt to get argmax of an empty sequence"};
+    case 11: return {RaiseKind::Value, "attempt to get argmin of an empty sequence"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

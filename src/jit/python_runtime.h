@@ -148,6 +148,11 @@ enum class Raise : int {
   TooManyArrays = 4,      // MemoryError: more arrays alive in one call than the arena holds
   SliceStepZero = 5,      // ValueError: slice step cannot be zero
   SliceShape = 6,         // ValueError: cannot assign slice from input of different shape
+  Broadcast = 7,          // ValueError: operands could not be broadcast together
+  EmptyMaximum = 8,       // ValueError: zero-size array to reduction operation maximum ...
+  EmptyMinimum = 9,       // ValueError: ... minimum ...
+  EmptyArgmax = 10,       // ValueError: attempt to get argmax of an empty sequence
+  EmptyArgmin = 11,       // ValueError: ... argmin ...
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
@@ -155,7 +160,7 @@ enum class Raise : int {
 struct Raised {
   Raise code;
 };
-inline void raise(Raise code) { throw Raised{code}; }
+[[noreturn]] inline void raise(Raise code) { throw Raised{code}; }
 
 // Arrays a compiled call creates (np.empty, np.zeros ...): heap blocks of this thread, freed
 // when the call's entry point returns, except the one it returns, whose ownership passes to
@@ -176,6 +181,13 @@ class ArenaScope {
     arena.count = first_;
   }
   void keep(void* block) { kept_ = block; }
+  // Whether `data` starts a block this call created.
+  bool holds(const void* data) const {
+    for (int i = first_; i < arena.count; ++i) {
+      if (arena.blocks[i] == data) return true;
+    }
+    return false;
+  }
 
  private:
   int first_;
@@ -368,6 +380,28 @@ Array<T, N, kCLayout> new_array(const long long (&dims)[N], bool empty, T fill) 
   return a;
 }
 
+// An array the call created whose last reference the compiler has proven gone (a
+// whole-array expression's result about to be replaced): freed now, not at return, so a
+// loop that makes a new array each iteration runs in constant memory. An array not in the
+// arena (never assigned yet: nullptr) is left alone.
+inline void release(const char* data) {
+  if (data == nullptr) return;
+  for (int i = arena.count - 1; i >= 0; --i) {
+    if (arena.blocks[i] == data) {
+      std::free(arena.blocks[i]);
+      arena.blocks[i] = arena.blocks[--arena.count];
+      return;
+    }
+  }
+}
+
+// The extent of two aligned dimensions broadcast together (NumPy's rule).
+inline long long broadcast_extent(long long a, long long b) {
+  if (a == b || b == 1) return a;
+  if (a == 1) return b;
+  raise(Raise::Broadcast);
+}
+
 // Python's `a / b`, `a // b` and `a % b` raise ZeroDivisionError for a zero divisor (Numba's
 // default error model for jit functions), where NumPy's loops give inf, nan or 0.
 template <class T>
@@ -505,8 +539,39 @@ TS_HD void assign_array(const V& to, const S& value) {
       for (int d = 0; d < N; ++d) q += index[d] * source.strides[d];
       *reinterpret_cast<T*>(p) = tessera::kernels::cast_value<T>(*reinterpret_cast<const E*>(q));
     });
+    if (source.data != value.data) release(source.data);  // the overlap's copy
 #endif
   }
 }
+
+#if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+// The array an entry point returns, as a block the caller will own: the array itself when
+// it starts a block this call created (kept), else a C-contiguous copy in a new block (a
+// view into a new array, or into an argument, whose memory the caller must not free).
+template <class A>
+A returned_array(ArenaScope& arrays, const A& r) {
+  if (arrays.holds(r.data)) {
+    arrays.keep(r.data);
+    return r;
+  }
+  using E = typename A::Element;
+  constexpr int N = A::kNdim;
+  Array<E, N, kCLayout> copy;
+  long long count = 1;
+  for (int d = N - 1; d >= 0; --d) {
+    copy.shape[d] = r.shape[d];
+    copy.strides[d] = count * static_cast<long long>(sizeof(E));
+    count *= r.shape[d];
+  }
+  void* block = std::malloc(count > 0 ? static_cast<size_t>(count) * sizeof(E) : 1);
+  if (block == nullptr) raise(Raise::NoMemory);
+  copy.data = static_cast<char*>(block);
+  E* out = static_cast<E*>(block);
+  long long index[N > 0 ? N : 1];
+  for_each_element(r, index, [&](char* p) { *out++ = *reinterpret_cast<const E*>(p); });
+  arrays.keep(block);  // not in the arena: nothing frees it but the caller
+  return A(copy);
+}
+#endif
 
 }  // namespace tessera::pyjit

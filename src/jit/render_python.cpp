@@ -48,8 +48,7 @@ std::string render_entry(const SExpr& f) {
   const SExpr& result_type = f.at(4);
   if (result_type.head() == "array") {  // data, shape, strides as words; its block is kept
     const std::string ndim = result_type.at(2).text;
-    s += "    const auto r = " + call + ";\n";
-    s += "    arrays.keep(r.data);\n";
+    s += "    const auto r = tessera::pyjit::returned_array(arrays, " + call + ");\n";
     s += "    TsWord* out = static_cast<TsWord*>(result);\n    out[0].a = r.data;\n";
     s += "    for (int d = 0; d < " + ndim + "; ++d) out[1 + d].i = r.shape[d];\n";
     s += "    for (int d = 0; d < " + ndim + "; ++d) out[1 + " + ndim + " + d].i = r.strides[d];\n";

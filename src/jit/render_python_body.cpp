@@ -125,6 +125,9 @@ class BodyRenderer {
       return "tessera::pyjit::transpose<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ")";
     }
     if (h == "address") return "&" + load(e, "");
+    if (h == "broadcast") {
+      return "tessera::pyjit::broadcast_extent(" + expr(e.at(1)) + ", " + expr(e.at(2)) + ")";
+    }
     if (h == "truth") {
       const std::string v = expr(e.at(1));
       return "(" + v + " != decltype(" + v + ")(0))";
@@ -403,6 +406,10 @@ class BodyRenderer {
     if (h == "print") return print(st, in);
     if (h == "local_array") return local_array(st, in);
     if (h == "const_array") return const_array(st, in);
+    if (h == "release") return in + "tessera::pyjit::release(" + ident(st.at(1).text) + ".data);\n";
+    if (h == "raise") {
+      return in + "tessera::pyjit::raise(tessera::pyjit::Raise(" + st.at(1).text + "));\n";
+    }
     if (h == "break") return in + "break;\n";
     if (h == "continue") return in + "continue;\n";
     if (h == "return") {

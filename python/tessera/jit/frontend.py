@@ -19,8 +19,9 @@ import textwrap
 
 import numpy as np
 
-from . import cuda_intrinsics, ir
+from . import array_exprs, cuda_intrinsics, ir
 from . import types as T
+from .array_exprs import is_array
 
 
 class TypingError(TypeError):
@@ -90,6 +91,9 @@ class Lowering:
         self.lower_bounds = {}
         self.line = function.line
         self.loop_depth = 0
+        # Statements the statement being lowered needs first (array expressions' loops).
+        self.prelude = []
+        self.arrays = array_exprs.ArrayLowering(self)
 
     # --- errors --------------------------------------------------------------------------
 
@@ -143,7 +147,26 @@ class Lowering:
         return method(node)
 
     def expr(self, node):
+        """The IR value of an expression; an array expression computed into a new array."""
+        value = self.visit("expr", node)
+        if isinstance(value, array_exprs.ArrayExpr):
+            value = self.arrays.materialize(node, value)
+        return value
+
+    def operand(self, node):
+        """The IR value of an operand of an array operation: an array expression stays
+        lazy (an ArrayExpr), so that the operation joins its loop."""
         return self.visit("expr", node)
+
+    def lowered_apart(self, node):
+        """expr(node) and the prelude it needs, kept apart from the current one (a branch
+        that may not run)."""
+        saved, self.prelude = self.prelude, []
+        try:
+            value = self.expr(node)
+            return value, self.prelude
+        finally:
+            self.prelude = saved
 
     def expr_Constant(self, node):
         t = T.literal_type(node.value)
@@ -173,16 +196,20 @@ class Lowering:
         return None
 
     def expr_BinOp(self, node):
-        a, b = self.expr(node.left), self.expr(node.right)
+        a, b = self.operand(node.left), self.operand(node.right)
         return self.binary(node, type(node.op), a, b)
 
     def binary(self, node, op_class, a, b):
         if op_class not in BINARY:
             raise self.error(node, f"the operator {op_class.__name__} is not supported")
         op, rule = BINARY[op_class]
+        if is_array(a) or is_array(b):
+            for v in (a, b):
+                if not (is_array(v) or T.is_scalar(v.type)):
+                    raise self.error(node, f"{op} of an array and a {v.type} is not supported")
+            return self.arrays.ufunc(node, array_exprs.OPERATOR_UFUNCS[op_class], [a, b])
         if not (T.is_scalar(a.type) and T.is_scalar(b.type)):
-            raise self.error(node, f"{op} of {a.type} and {b.type} is not supported "
-                                   "(whole-array arithmetic inside jit functions is not yet)")
+            raise self.error(node, f"{op} of {a.type} and {b.type} is not supported")
         if op in ("floor_divide", "remainder") and "c" in (T.kind(a.type), T.kind(b.type)):
             raise self.error(node, f"{op} is not defined for complex numbers")
         if op.startswith(("bitwise", "left", "right")) and not {T.kind(a.type), T.kind(b.type)} <= {"b", "i"}:
@@ -193,9 +220,13 @@ class Lowering:
         return ir.Binary(op, self.cast(a, t), self.cast(b, t), t)
 
     def expr_UnaryOp(self, node):
-        value = self.expr(node.operand)
+        value = self.operand(node.operand)
         if isinstance(node.op, ast.Not):
+            if isinstance(value, array_exprs.ArrayExpr):
+                raise TypingError(f"the truth of an array is not defined")
             return ir.Unary("not", self.truth(value), "bool")
+        if is_array(value):
+            return self.arrays.ufunc(node, array_exprs.UNARY_UFUNCS[type(node.op)], [value])
         if not T.is_scalar(value.type):
             raise self.error(node, f"unary {type(node.op).__name__} of {value.type}")
         if isinstance(node.op, ast.Invert):
@@ -207,7 +238,14 @@ class Lowering:
         return ir.Unary("neg" if isinstance(node.op, ast.USub) else "pos", self.cast(value, t), t)
 
     def expr_Compare(self, node):
-        left = self.expr(node.left)
+        left = self.operand(node.left)
+        if len(node.ops) == 1 and type(node.ops[0]) in array_exprs.OPERATOR_UFUNCS:
+            right = self.operand(node.comparators[0])
+            if is_array(left) or is_array(right):
+                return self.arrays.ufunc(node, array_exprs.OPERATOR_UFUNCS[type(node.ops[0])],
+                                         [left, right])
+        elif isinstance(left, array_exprs.ArrayExpr):
+            left = self.arrays.materialize(node, left)  # refused below, as NumPy refuses it
         result = None
         for op, right_node in zip(node.ops, node.comparators):
             if type(op) not in COMPARE:
@@ -226,12 +264,24 @@ class Lowering:
 
     def expr_BoolOp(self, node):
         # Python's `a and b` is a if a is false, else b; Numba types it as their unification.
-        values = [self.expr(v) for v in node.values]
+        values, preludes = zip(*[self.lowered_apart(v) for v in node.values])
+        self.prelude.extend(preludes[0])
         t = values[0].type
         for v in values[1:]:
             t = T.unify(t, v.type)
             if t is None or not T.is_scalar(t):
                 raise self.error(node, "`and`/`or` of values that do not unify")
+        if any(preludes[1:]):  # a later value needs statements: run them only if it is taken
+            name = self.arrays.temp("choice", t)
+            chain = list(preludes[-1]) + [ir.Assign(name, self.cast(values[-1], t))]
+            for k in reversed(range(len(values) - 1)):
+                held = ir.Var(self.arrays.temp("held", values[k].type), values[k].type)
+                done = [ir.Assign(name, self.cast(held, t))]
+                test = (ir.If(self.truth(held), chain, done) if isinstance(node.op, ast.And)
+                        else ir.If(self.truth(held), done, chain))
+                chain = (list(preludes[k]) if k else []) + [ir.Assign(held.name, values[k]), test]
+            self.prelude.extend(chain)
+            return ir.Var(name, t)
         result = self.cast(values[-1], t)
         for v in reversed(values[:-1]):
             held = self.cast(v, t)
@@ -243,10 +293,15 @@ class Lowering:
 
     def expr_IfExp(self, node):
         cond = self.truth(self.expr(node.test))
-        a, b = self.expr(node.body), self.expr(node.orelse)
+        (a, a_prelude), (b, b_prelude) = self.lowered_apart(node.body), self.lowered_apart(node.orelse)
         t = T.unify(a.type, b.type)
         if t is None:
             raise self.error(node, f"the branches' types {a.type} and {b.type} do not unify")
+        if a_prelude or b_prelude:  # only the branch taken computes its arrays
+            name = self.arrays.temp("choice", t)
+            self.prelude.append(ir.If(cond, a_prelude + [ir.Assign(name, self.cast(a, t))],
+                                      b_prelude + [ir.Assign(name, self.cast(b, t))]))
+            return ir.Var(name, t)
         return ir.Select(cond, self.cast(a, t), self.cast(b, t), t)
 
     def expr_Attribute(self, node):
@@ -452,6 +507,34 @@ class Lowering:
         if path is not None:
             self.require_cuda(node, f"cuda.{path}()")
             return cuda_intrinsics.call(self, node, path)
+        if isinstance(func, ast.Attribute) and func.attr in array_exprs.METHODS \
+                and not self.names_module(func.value):
+            owner = self.operand(func.value)
+            if not is_array(owner):
+                raise self.error(node, f".{func.attr}() of a {owner.type} is not supported")
+            return self.array_method(node, func.attr, owner, node.args, node.keywords)
+        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
+                and func.attr in array_exprs.NUMPY_FUNCTIONS:
+            if not node.args:
+                raise self.error(node, f"np.{func.attr}() takes an array")
+            owner = self.operand(node.args[0])
+            if not is_array(owner):
+                raise self.error(node, f"np.{func.attr}() of a {owner.type} is not supported")
+            return self.array_method(node, array_exprs.NUMPY_FUNCTIONS[func.attr], owner,
+                                     node.args[1:], node.keywords, f"np.{func.attr}")
+        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
+                and func.attr == "where":
+            if len(node.args) != 3 or node.keywords:
+                raise self.error(node, "np.where takes a condition and two values (the "
+                                       "one-argument form is not supported)")
+            args = [self.operand(a) for a in node.args]
+            if not any(is_array(a) for a in args):
+                raise self.error(node, "np.where of three scalars is not supported (use a "
+                                       "conditional expression)")
+            for a in args:
+                if not (is_array(a) or T.is_scalar(a.type)):
+                    raise self.error(node, f"np.where of a {a.type}")
+            return self.arrays.where(node, *args)
         if node.keywords and not (isinstance(func, ast.Attribute) and func.attr in ARRAY_CREATORS):
             raise self.error(node, "keyword arguments are not supported here")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
@@ -483,6 +566,28 @@ class Lowering:
                 and hasattr(self.globals.get(func.id), "_tessera_declared_device"):
             return self.external_call(node, self.globals[func.id])
         raise self.error(node, f"calling {ast.unparse(func)} is not supported")
+
+    def names_module(self, node, module=None):
+        """Whether `node` is a global name of a module (of `module`, when given), not a
+        local variable."""
+        if not isinstance(node, ast.Name) or node.id in self.var_types or node.id in self.assigned:
+            return False
+        value = self.globals.get(node.id)
+        return value is module if module is not None else inspect.ismodule(value)
+
+    def array_method(self, node, name, owner, args, keywords, spelled=None):
+        """a.<name>(...) (or np.<name>(a, ...)): a reduction, copy() or astype(dtype)."""
+        spelled = spelled or f".{name}"
+        if name == "astype":
+            if len(args) != 1 or keywords:
+                raise self.error(node, f"{spelled}() takes one dtype")
+            return self.arrays.converted(node, owner, self.dtype_argument(node, args[0]))
+        if args or keywords:
+            raise self.error(node, f"{spelled}() takes no arguments here (axis=, dtype= and "
+                                   "out= are not supported yet)")
+        if name == "copy":
+            return self.arrays.converted(node, owner, array_exprs.dtype_of(owner))
+        return self.arrays.reduce(node, name, owner)
 
     def is_grid_group(self, node):
         """Whether `node` is a grid group: a name assigned cuda.cg.this_grid(), or the call."""
@@ -588,13 +693,17 @@ class Lowering:
     def ufunc_call(self, node, ufunc):
         """np.<ufunc>(scalars): the ufunc's loop for the arguments' types, as NumPy (and
         Numba) resolve it, computed by tessera's functor for that ufunc."""
-        args = [self.expr(a) for a in node.args]
+        args = [self.operand(a) for a in node.args]
         if len(args) != ufunc.nin or ufunc.nout != 1:
             raise self.error(node, f"np.{ufunc.__name__} with {len(args)} arguments is not "
                                    "supported (ufuncs of one output, every input given)")
+        if any(is_array(a) for a in args):
+            for a in args:
+                if not (is_array(a) or T.is_scalar(a.type)):
+                    raise self.error(node, f"np.{ufunc.__name__} of a {a.type}")
+            return self.arrays.ufunc(node, ufunc, args)
         if not all(T.is_scalar(a.type) for a in args):
-            raise self.error(node, f"np.{ufunc.__name__} of arrays inside a jit function is "
-                                   "not supported yet (call it on elements)")
+            raise self.error(node, f"np.{ufunc.__name__} of {', '.join(str(a.type) for a in args)}")
         loop = T.ufunc_loop(ufunc, [a.type for a in args])
         if loop is None:
             raise self.error(node, f"np.{ufunc.__name__} has no loop for "
@@ -636,7 +745,13 @@ class Lowering:
         return ir.CallExternal(declared.name, declared.abi, args, declared.return_type)
 
     def builtin_call(self, node, name):
-        args = [self.expr(a) for a in node.args]
+        if name == "abs" and len(node.args) == 1 and not node.keywords:
+            value = self.operand(node.args[0])
+            if is_array(value):
+                return self.arrays.ufunc(node, np.absolute, [value])
+            args = [value]
+        else:
+            args = [self.expr(a) for a in node.args]
         if name == "abs" and len(args) == 1 and T.is_scalar(args[0].type):
             t = T.abs_result(args[0].type)
             if T.is_complex(args[0].type):
@@ -674,7 +789,11 @@ class Lowering:
         out = []
         for s in statements:
             out.append(ir.Line(self.function.first_line + s.lineno - 1))
-            out.extend(self.statement(s))
+            saved, self.prelude = self.prelude, []
+            lowered = self.statement(s)
+            out.extend(self.prelude)
+            out.extend(lowered)
+            self.prelude = saved
         return out
 
     def statement(self, node):
@@ -811,8 +930,30 @@ class Lowering:
 
     def stmt_AugAssign(self, node):
         current = self.expr(node.target)
-        value = self.binary(node, type(node.op), current, self.expr(node.value))
+        if isinstance(current.type, T.ArrayType):
+            return self.augment_array(node, current)
+        value = self.binary(node, type(node.op), current, self.operand(node.value))
         return self.store_to(node, node.target, value)
+
+    def augment_array(self, node, target):
+        """`a op= value` of an array: in place, as NumPy's `a op= b` (the result converted
+        to a's dtype where NumPy's same_kind casting allows it)."""
+        if target.type.readonly:
+            raise self.error(node, "assigning into a read-only array")
+        if not isinstance(target, ir.Var):  # a[1:] += ...: the view made once
+            target = self.arrays.bind("view", target)
+        op_class = type(node.op)
+        if op_class not in array_exprs.OPERATOR_UFUNCS:
+            raise self.error(node, f"the operator {op_class.__name__} is not supported")
+        value = self.operand(node.value)
+        if not (is_array(value) or T.is_scalar(value.type)):
+            raise self.error(node, f"updating an array with a {value.type}")
+        result = self.arrays.ufunc(node, array_exprs.OPERATOR_UFUNCS[op_class], [target, value])
+        if not np.can_cast(result.dtype, target.type.dtype, "same_kind"):
+            raise self.error(node, f"cannot cast the {result.dtype} result of "
+                                   f"{array_exprs.OPERATOR_UFUNCS[op_class].__name__} to the "
+                                   f"{target.type.dtype} array it updates (NumPy's same_kind rule)")
+        return [ir.AssignArray(target, self.arrays.materialize(node, result))]
 
     def stmt_If(self, node):
         cond = self.truth(self.expr(node.test))
@@ -821,10 +962,15 @@ class Lowering:
     def stmt_While(self, node):
         if node.orelse:
             raise self.error(node, "while ... else is not supported")
-        cond = self.truth(self.expr(node.test))
+        cond, setup = self.lowered_apart(node.test)
+        cond = self.truth(cond)
         self.loop_depth += 1
         body = self.block(node.body)
         self.loop_depth -= 1
+        if setup:  # the test's statements run before every test (and after a continue)
+            return [ir.While(ir.Const(True, "bool"),
+                             setup + [ir.If(ir.Unary("not", cond, "bool"), [ir.Break()], [])]
+                             + body)]
         return [ir.While(cond, body)]
 
     def for_elements(self, node):
@@ -981,14 +1127,13 @@ class Lowering:
             return [ir.Return()]
         value = self.expr(node.value)
         if isinstance(value, ir.Var) and isinstance(value.type, T.ArrayType) \
-                and value.name in self.function.params:
+                and value.name in self.function.params \
+                and value.name not in self.function.reassigned:
             # An array argument handed back (Numba returns the caller's array).
             self.returns.append(("argument", self.function.params.index(value.name)))
             return [ir.Return()]
         if isinstance(value.type, T.ArrayType):
-            if value.type.layout != "C":
-                raise self.error(node, "returning an array other than an argument or a new "
-                                       "C-contiguous one is not supported yet")
+            # A new array is handed over; any other (a view) as a C-contiguous copy.
             self.returns.append(value.type)
             return [ir.Return(value)]
         returnable = T.is_scalar(value.type) or (
@@ -1044,7 +1189,7 @@ class FunctionSource:
                               "plain positional parameters are supported")
         self.params = [a.arg for a in args.args]
         # Names that only for loops assign (not parameters): their loops bound them.
-        assigned, loop_targets = set(self.params), set()
+        assigned, loop_targets = set(), set()
 
         def names(target):  # the names a target binds (not those inside a subscript)
             if isinstance(target, ast.Name):
@@ -1059,7 +1204,8 @@ class FunctionSource:
             elif isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
                 for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
                     assigned.update(names(target))
-        self.loop_only = loop_targets - assigned
+        self.loop_only = loop_targets - assigned - set(self.params)
+        self.reassigned = (assigned | loop_targets) & set(self.params)
 
 
 def _assigned_in(statements):
@@ -1102,6 +1248,7 @@ def lower_function(function, arg_types, name=None, parallel=False, target="cpu",
         var_types = widened
     else:
         raise TypingError(f"[jit] {source.name}(): the types of its variables do not settle")
+    body = array_exprs.release_arrays(body)
     returns = pass_.returns or [T.NONE]
     returned_arguments = {r for r in returns if isinstance(r, tuple)}
     returns_argument = None

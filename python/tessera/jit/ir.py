@@ -302,6 +302,18 @@ class Address:
         return f"(address {self.array.text()} " + " ".join(i.text() for i in self.indices) + ")"
 
 
+@dataclass
+class Broadcast:
+    """The extent of two aligned dimensions broadcast together (NumPy's rule); operands
+    that cannot be raise ValueError."""
+    a: object
+    b: object
+    type: object = "int64"
+
+    def text(self):
+        return f"(broadcast {self.a.text()} {self.b.text()})"
+
+
 # --- statements ------------------------------------------------------------------------------
 
 @dataclass
@@ -466,6 +478,25 @@ class Return:
 
     def text(self):
         return "(return)" if self.value is None else f"(return {self.value.text()})"
+
+
+@dataclass
+class Release:
+    """Frees the array the variable `name` holds, which the function created and nothing
+    else refers to any more (a whole-array expression's result about to be replaced)."""
+    name: str
+
+    def text(self):
+        return f"(release {self.name})"
+
+
+@dataclass
+class Raise:
+    """Raises the exception of a pyjit::Raise code (src/jit/python_raise.h)."""
+    code: int
+
+    def text(self):
+        return f"(raise {self.code})"
 
 
 @dataclass

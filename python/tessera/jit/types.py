@@ -217,13 +217,17 @@ _LOOP_CHARS = {np.dtype(t).char: t for t in SCALARS if t != "float16"}
 
 def ufunc_loop(ufunc, arg_types):
     """(input types, output type) of NumPy ufunc `ufunc` on scalars of `arg_types`, as
-    Numba resolves it: NumPy's rule, the first loop each argument casts to safely, skipping
-    half-precision loops (Numba has none); None when no loop takes them."""
+    Numba resolves it (arrays by their dtypes): NumPy's rule, the first loop each argument
+    casts to safely, skipping half-precision loops (Numba has none); None when no loop takes
+    them. Where integers meet floats or complex numbers, Numba lets any integer cast to any
+    float, so `np.power(float32, int32)` and `float32_array * int64_array` stay float32."""
+    mixed = any(is_integer(t) for t in arg_types) and any(kind(t) in "fc" for t in arg_types)
     for signature in ufunc.types:
         ins, outs = signature.split("->")
         if any(c not in _LOOP_CHARS for c in ins + outs):
             continue
         loop_ins = [_LOOP_CHARS[c] for c in ins]
-        if all(np.can_cast(a, b, "safe") for a, b in zip(arg_types, loop_ins)):
+        if all(np.can_cast(a, b, "safe") or (mixed and is_integer(a) and kind(b) in "fc")
+               for a, b in zip(arg_types, loop_ins)):
             return loop_ins, _LOOP_CHARS[outs]
     return None

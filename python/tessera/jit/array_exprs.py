@@ -1,0 +1,504 @@
+"""Whole-array expressions inside jit functions, as Numba compiles them: `a * b + 1`,
+`np.sin(a)`, `a > 0`, `np.where(c, a, b)`, `a.copy()`, `a.astype(t)`, and the reductions
+`sum`, `prod`, `min`, `max`, `mean`, `var`, `std`, `any`, `all`, `argmin`, `argmax`.
+
+Nothing here needs a renderer of its own: an expression becomes loops of the typed IR the
+front end already makes. Its operands stay lazy (`ArrayExpr`) until a value is needed, so
+`(a - b) ** 2` is one loop that stores once, and `((a - b) ** 2).sum()` stores nothing. A
+value is materialized into a new C-contiguous array (`ts_array<n>`, as Numba's results
+are C-contiguous) by one loop nest over the operands broadcast together; when every
+operand already has the result's shape (checked at run time) the nest reads each with its
+own indices, otherwise through a 0-or-1 factor per dimension that pins stretched ones.
+
+Types are Numba's: an operator or ufunc takes the loop NumPy would choose for the
+operands' dtypes and the scalars' own types (an integer literal is int64, so an int32
+array plus 1 is int64), with integers allowed to meet floats at the float's width
+(types.ufunc_loop); the computation is the ufunc's functor (NumPy's semantics: no
+ZeroDivisionError in an array's `/`).
+
+Memory: a loop that makes a new array each iteration must not grow. Each materialization
+site frees the array it made the last time it ran before it makes the next one, and a
+variable whose every value is such a new array frees the one it held before taking the
+next (`release_arrays`, once the whole function is lowered, where an alias analysis over
+the IR keeps every array something may still refer to).
+"""
+
+import ast
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import ir
+from . import types as T
+
+# Python operators and comparisons -> the NumPy ufunc an array operand makes them.
+OPERATOR_UFUNCS = {
+    ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.true_divide,
+    ast.FloorDiv: np.floor_divide, ast.Mod: np.remainder, ast.Pow: np.power,
+    ast.BitAnd: np.bitwise_and, ast.BitOr: np.bitwise_or, ast.BitXor: np.bitwise_xor,
+    ast.LShift: np.left_shift, ast.RShift: np.right_shift,
+    ast.Lt: np.less, ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal,
+    ast.Eq: np.equal, ast.NotEq: np.not_equal,
+}
+UNARY_UFUNCS = {ast.USub: np.negative, ast.UAdd: np.positive, ast.Invert: np.invert}
+
+REDUCTIONS = ("sum", "prod", "min", "max", "mean", "var", "std", "any", "all", "argmin",
+              "argmax")
+# np.<name>(a) -> the method it is.
+NUMPY_FUNCTIONS = {**{r: r for r in REDUCTIONS}, "amin": "min", "amax": "max", "copy": "copy"}
+METHODS = REDUCTIONS + ("copy", "astype")
+
+# pyjit::Raise codes (src/jit/python_raise.h).
+_EMPTY_REDUCTION = {"max": 8, "min": 9, "argmax": 10, "argmin": 11}
+
+
+@dataclass
+class ArrayExpr:
+    """An elementwise expression over arrays not computed yet: its `leaves` (array
+    variables, distinct) and `element(load)`, the IR of one element given `load(leaf)`,
+    that leaf's element at the current index."""
+    leaves: list
+    element: object
+    dtype: str
+    ndim: int
+
+    @property
+    def type(self):  # what materializing it gives
+        return T.ArrayType(self.dtype, self.ndim, "C")
+
+
+def is_array(value):
+    return isinstance(value, ArrayExpr) or isinstance(value.type, T.ArrayType)
+
+
+def dtype_of(value):
+    return value.dtype if isinstance(value, ArrayExpr) else (
+        value.type.dtype if isinstance(value.type, T.ArrayType) else value.type)
+
+
+class ArrayLowering:
+    """The part of a Lowering pass (frontend.Lowering) that lowers array expressions: it
+    appends the statements a value needs to the pass's `prelude`, which the pass places
+    before the statement being lowered."""
+
+    def __init__(self, lowering):
+        self.lo = lowering
+
+    # --- temporaries ---------------------------------------------------------------------
+
+    def temp(self, prefix, t):
+        lo = self.lo
+        name = f"ts_{prefix}{lo.temporaries}"
+        lo.temporaries += 1
+        lo.assign_type(None, name, t)
+        return name
+
+    def bind(self, prefix, value):
+        """`value` held in a new temporary, assigned in the prelude; its Var."""
+        name = self.temp(prefix, value.type)
+        self.lo.prelude.append(ir.Assign(name, value))
+        return ir.Var(name, value.type)
+
+    def check_target(self, node, what):
+        if self.lo.target == "cuda":
+            raise self.lo.error(node, f"{what} in a CUDA kernel is not supported (Numba's CUDA "
+                                      "target has none either): compute each element")
+
+    # --- building expressions ------------------------------------------------------------
+
+    def leaf(self, node, value):
+        """An ArrayExpr of an array value or of an ArrayExpr itself."""
+        if isinstance(value, ArrayExpr):
+            return value
+        self.check_target(node, "whole-array arithmetic")
+        if not isinstance(value, ir.Var):  # a view or a transpose: made once, not per element
+            value = self.bind("view", value)
+        dtype = value.type.dtype
+        return ArrayExpr([value], lambda load: load(value), dtype, value.type.ndim)
+
+    def scalar(self, value):
+        """A scalar operand evaluated once, before the loop."""
+        if isinstance(value, (ir.Const, ir.Var)):
+            return value
+        return self.bind("scalar", value)
+
+    def elementwise(self, node, operands, make, dtype):
+        """The ArrayExpr computing make(elements of operands) (scalars as they are)."""
+        parts = [self.leaf(node, v) if is_array(v) else self.scalar(v) for v in operands]
+        leaves = []
+        for p in parts:
+            if isinstance(p, ArrayExpr):
+                for leaf in p.leaves:
+                    if all(leaf.name != seen.name for seen in leaves):
+                        leaves.append(leaf)
+        ndim = max(p.ndim for p in parts if isinstance(p, ArrayExpr))
+
+        def element(load):
+            return make([p.element(load) if isinstance(p, ArrayExpr) else p for p in parts])
+
+        return ArrayExpr(leaves, element, dtype, ndim)
+
+    def ufunc(self, node, ufunc, operands):
+        """NumPy ufunc `ufunc` over operands of which at least one is an array."""
+        loop = T.ufunc_loop(ufunc, [dtype_of(v) for v in operands])
+        if loop is None:
+            raise self.lo.error(node, f"np.{ufunc.__name__} has no loop for "
+                                      f"{', '.join(str(v.type) for v in operands)}")
+        ins, out = loop
+        return self.elementwise(
+            node, operands,
+            lambda xs: ir.Call(ufunc.__name__, [self.lo.cast(x, t) for x, t in zip(xs, ins)], out),
+            out)
+
+    def where(self, node, cond, a, b):
+        t = T.promote(dtype_of(a), dtype_of(b))
+        return self.elementwise(
+            node, [cond, a, b],
+            lambda xs: ir.Select(self.lo.truth(xs[0]), self.lo.cast(xs[1], t),
+                                 self.lo.cast(xs[2], t), t), t)
+
+    def converted(self, node, value, dtype):
+        """The array `value` with its elements converted to `dtype` (astype, copy)."""
+        return self.elementwise(node, [value], lambda xs: self.lo.cast(xs[0], dtype), dtype)
+
+    # --- loops ---------------------------------------------------------------------------
+
+    def extents(self, e):
+        """Int64 temporaries holding the broadcast shape of ArrayExpr `e` (ValueError at
+        run time when its operands do not broadcast)."""
+        dims = []
+        for k in range(e.ndim):
+            extent = None
+            for leaf in e.leaves:
+                j = k - (e.ndim - leaf.type.ndim)
+                if j >= 0:
+                    s = ir.Shape(leaf, j)
+                    extent = s if extent is None else ir.Broadcast(extent, s)
+            dims.append(self.bind("dim", extent))
+        return dims
+
+    def loops(self, e, dims, inner):
+        """Statements running inner(element, indices) (a list of statements) over every
+        index of the broadcast shape `dims`, in C order."""
+        indices = [ir.Var(self.temp("i", "int64"), "int64") for _ in dims]
+
+        def nest(index_of):
+            def load(leaf):
+                offset = e.ndim - leaf.type.ndim
+                return ir.Load(leaf, [index_of(leaf, k) for k in range(offset, e.ndim)],
+                               leaf.type.dtype, True)
+            body = inner(e.element(load), indices)
+            for index, extent in reversed(list(zip(indices, dims))):
+                body = [ir.ForRange(index.name, ir.Const(0, "int64"), extent,
+                                    ir.Const(1, "int64"), body)]
+            return body
+
+        direct = nest(lambda leaf, k: indices[k])
+        if len(e.leaves) < 2:  # one operand has the result's shape
+            return direct
+        # Operands whose extents all match read directly (and vectorize); otherwise each
+        # index is scaled by 0 where the operand's extent is 1.
+        same = None
+        factors = {}
+        for leaf in e.leaves:
+            offset = e.ndim - leaf.type.ndim
+            for j in range(leaf.type.ndim):
+                test = ir.Compare("eq", ir.Shape(leaf, j), dims[j + offset])
+                same = test if same is None else ir.Select(same, test, ir.Const(False, "bool"),
+                                                           "bool")
+                factors[leaf.name, j + offset] = self.bind(
+                    "stretch", ir.Cast(ir.Compare("ne", ir.Shape(leaf, j), ir.Const(1, "int64")),
+                                       "int64"))
+        stretched = nest(lambda leaf, k: ir.Binary("multiply", indices[k],
+                                                   factors[leaf.name, k], "int64"))
+        return [ir.If(same, direct, stretched)]
+
+    def materialize(self, node, value):
+        """A new C-contiguous array holding ArrayExpr `value`; its Var."""
+        lo = self.lo
+        if lo.in_prange:
+            raise lo.error(node, "a whole-array expression makes a new array, which a prange "
+                                 "loop does not support yet (write into an array made before "
+                                 "the loop)")
+        if value.ndim == 0:
+            raise lo.error(node, "a whole-array expression of 0-d arrays is not supported "
+                                 "(index the element: a[()])")
+        dims = self.extents(value)
+        t = value.type
+        name = self.temp("array", t)
+        target = ir.Var(name, t)
+        lo.prelude.append(ir.Release(name))  # this site's array of its last run
+        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", dims, t)))
+        lo.prelude.extend(self.loops(
+            value, dims,
+            lambda element, indices: [ir.Store(target, list(indices),
+                                               lo.cast(element, t.dtype), True)]))
+        return target
+
+    # --- reductions ----------------------------------------------------------------------
+
+    def size(self, dims):
+        size = ir.Const(1, "int64")
+        for d in dims:
+            size = ir.Binary("multiply", size, d, "int64")
+        return size
+
+    def reduce(self, node, how, value):
+        """a.<how>() of an array or ArrayExpr: a scalar (its Var), as Numba computes it."""
+        lo = self.lo
+        e = self.leaf(node, value)
+        dtype = e.dtype
+        if how in ("min", "max", "argmin", "argmax") and T.is_complex(dtype):
+            raise lo.error(node, f"{how}() of complex arrays is not supported")
+        if how in ("var", "std") and isinstance(value, ArrayExpr):
+            e = self.leaf(node, self.materialize(node, e))  # computed once, read twice
+        dims = self.extents(e)
+        if how in ("sum", "prod"):
+            t = ("int64" if dtype == "bool" or T.kind(dtype) == "i" and not T.is_unsigned(dtype)
+                 else "uint64" if T.is_unsigned(dtype) else dtype)
+            acc = self.bind("acc", ir.Const(0 if how == "sum" else 1, t))
+            op = "add" if how == "sum" else "multiply"
+            lo.prelude.extend(self.loops(e, dims, lambda x, _: [
+                ir.Assign(acc.name, ir.Binary(op, acc, lo.cast(x, t), t))]))
+            return acc
+        if how in ("any", "all"):
+            acc = self.bind("acc", ir.Const(how == "all", "bool"))
+            lo.prelude.extend(self.loops(e, dims, lambda x, _: [
+                ir.Assign(acc.name, ir.Select(acc, ir.Const(True, "bool"), lo.truth(x), "bool")
+                          if how == "any" else
+                          ir.Select(acc, lo.truth(x), ir.Const(False, "bool"), "bool"))]))
+            return acc
+        if how in ("mean", "var", "std"):
+            return self.moments(node, how, e, dims)
+        return self.extreme(how, e, dims)
+
+    def moments(self, node, how, e, dims):
+        """mean, var and std as Numba's: the sum in the result's type divided by the size
+        (ZeroDivisionError for an empty array, Python's error model), and for var the sum
+        of squared deviations from the mean over the size."""
+        lo = self.lo
+        dtype = e.dtype
+        t = dtype if T.kind(dtype) in "fc" else "float64"
+        size = self.bind("size", lo.cast(self.size(dims), t))
+        total = self.bind("acc", ir.Const(0, t))
+        lo.prelude.extend(self.loops(e, dims, lambda x, _: [
+            ir.Assign(total.name, ir.Binary("add", total, lo.cast(x, t), t))]))
+        mean = ir.Binary("divide", total, size, t)
+        if how == "mean":
+            return self.bind("mean", mean)
+        mean = self.bind("mean", mean)
+        real = "float32" if t == "complex64" else "float64" if t == "complex128" else t
+        squares = self.bind("acc", ir.Const(0, real))
+
+        def add_square(x, _):
+            deviation = ir.Binary("subtract", lo.cast(x, t), mean, t)
+            if T.is_complex(t):
+                square = ir.Binary("add", ir.Binary("multiply", ir.Part("real", deviation, real),
+                                                    ir.Part("real", deviation, real), real),
+                                   ir.Binary("multiply", ir.Part("imag", deviation, real),
+                                             ir.Part("imag", deviation, real), real), real)
+            else:
+                square = ir.Binary("multiply", deviation, deviation, t)
+            return [ir.Assign(squares.name, ir.Binary("add", squares, square, real))]
+
+        lo.prelude.extend(self.loops(e, dims, add_square))
+        var = ir.Binary("divide", squares, lo.cast(size, real) if real != t else size, real)
+        if how == "var":
+            return self.bind("var", var)
+        return self.bind("std", ir.Call("sqrt", [var], real))
+
+    def extreme(self, how, e, dims):
+        """min, max (NaN wins, as NumPy's) and argmin, argmax (the first of equal values,
+        the first NaN), ValueError for an empty array."""
+        lo = self.lo
+        dtype = e.dtype
+        empty = ir.Compare("eq", self.size(dims), ir.Const(0, "int64"))
+        lo.prelude.append(ir.If(empty, [ir.Raise(_EMPTY_REDUCTION[how])], []))
+        first = e.element(lambda leaf: ir.Load(leaf, [ir.Const(0, "int64")] * leaf.type.ndim,
+                                               leaf.type.dtype, True))
+        best = self.bind("acc", lo.cast(first, dtype))
+        arg = how.startswith("arg")
+        position = self.bind("flat", ir.Const(0, "int64")) if arg else None
+        where = self.bind("arg", ir.Const(0, "int64")) if arg else None
+        op = "gt" if how.endswith("max") else "lt"
+
+        def visit(x, _):
+            item = ir.Var(self.temp("item", dtype), dtype)
+            better = ir.Compare(op, item, best)
+            if T.is_float(dtype):  # a NaN is taken, and then kept
+                better = ir.Select(ir.Compare("eq", best, best),
+                                   ir.Select(better, ir.Const(True, "bool"),
+                                             ir.Compare("ne", item, item), "bool"),
+                                   ir.Const(False, "bool"), "bool")
+            take = [ir.Assign(best.name, item)]
+            if arg:
+                take.append(ir.Assign(where.name, position))
+            out = [ir.Assign(item.name, lo.cast(x, dtype)), ir.If(better, take, [])]
+            if arg:
+                out.append(ir.Assign(position.name, ir.Binary("add", position,
+                                                              ir.Const(1, "int64"), "int64")))
+            return out
+
+        lo.prelude.extend(self.loops(e, dims, visit))
+        return where if arg else best
+
+
+# --- freeing arrays --------------------------------------------------------------------------
+
+def _children(node):
+    """(field, child) of an IR node: every IR node in its fields, lists and item tuples."""
+    for name in getattr(node, "__dataclass_fields__", ()):
+        value = getattr(node, name)
+        if isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, tuple):
+                    for part in item:
+                        if hasattr(part, "__dataclass_fields__"):
+                            yield name, part
+                elif hasattr(item, "__dataclass_fields__"):
+                    yield name, item
+        elif hasattr(value, "__dataclass_fields__"):
+            yield name, value
+
+
+def _uses(node, out):
+    """The variables an IR node reads (an Assign's target excluded), added to `out`."""
+    if isinstance(node, ir.Var):
+        out.add(node.name)
+    for field, child in _children(node):
+        if field not in ("body", "orelse"):
+            _uses(child, out)
+    return out
+
+
+# Where an array variable may appear without anything keeping a reference to it past the
+# statement: (node class, field).
+_BORROWING = {(ir.Load, "array"), (ir.Store, "array"), (ir.Address, "array"),
+              (ir.Shape, "array"), (ir.AssignArray, "view"), (ir.AssignArray, "value"),
+              (ir.CallFunction, "args"), (ir.Return, "value")}
+
+
+class _References:
+    """Who refers to which array variable: `captured`, variables something keeps in a way
+    not followed (a tuple, a select, a cast); `aliases`, root -> the variables assigned it
+    or a view of it; `bare`, those assigned the root itself; `fresh`, per variable, whether
+    each array assigned to it is a new one."""
+
+    def __init__(self, body):
+        self.captured, self.aliases, self.bare, self.fresh = set(), {}, {}, {}
+        for statement in body:
+            self.visit(statement, (None, None), True)
+
+    def visit(self, node, context, direct):
+        """`context`: (holder, field) where the value of `node` goes, through any views;
+        `direct`: whether node itself is that field's value."""
+        if isinstance(node, ir.Var) and isinstance(node.type, T.ArrayType):
+            holder, field = context
+            if (type(holder), field) in _BORROWING:
+                return
+            if isinstance(holder, ir.Assign) and field == "value":
+                if holder.target.startswith("ts_view"):
+                    return  # a leaf of one statement's loops
+                self.aliases.setdefault(node.name, set()).add(holder.target)
+                if direct:
+                    self.bare.setdefault(node.name, set()).add(holder.target)
+                return
+            self.captured.add(node.name)
+            return
+        if isinstance(node, ir.Assign) and isinstance(node.value.type, T.ArrayType):
+            new = isinstance(node.value, ir.NewArray) or (
+                isinstance(node.value, ir.Var) and node.value.name.startswith("ts_array"))
+            self.fresh.setdefault(node.target, []).append(new)
+        for field, child in _children(node):
+            # A view or transpose of a variable refers to it wherever the view goes.
+            if isinstance(node, (ir.View, ir.Transpose)) and field == "array":
+                self.visit(child, context, False)
+            else:
+                self.visit(child, (node, field), True)
+
+    def alias_closure(self, name):
+        seen, todo = set(), [name]
+        while todo:
+            for v in self.aliases.get(todo.pop(), ()):
+                if v not in seen:
+                    seen.add(v)
+                    todo.append(v)
+        return seen
+
+
+class _Liveness:
+    """The variables live (read before written on some path) before each Release, by a
+    backward pass over the structured IR; loops to a fixed point, and break/continue
+    conservatively live with both the loop's exit and its head."""
+
+    def __init__(self, body):
+        self.at_release = {}
+        self.block(body, set(), None)
+
+    def block(self, statements, live, loop):
+        for s in reversed(statements):
+            live = self.statement(s, live, loop)
+        return live
+
+    def statement(self, s, live, loop):
+        if isinstance(s, ir.Release):
+            self.at_release.setdefault(s.name, set()).update(live)
+            return live
+        if isinstance(s, ir.Assign):
+            return (live - {s.target}) | _uses(s.value, set())
+        if isinstance(s, ir.If):
+            return self.block(s.body, live, loop) | self.block(s.orelse, live, loop) | \
+                _uses(s.cond, set())
+        if isinstance(s, (ir.Break, ir.Continue)):
+            return set(loop) if loop is not None else set(live)
+        if isinstance(s, ir.Return):
+            return _uses(s, set())
+        if isinstance(s, (ir.ForRange, ir.ParallelRange, ir.While)):
+            head = set(live)
+            while True:  # what the body needs at its start joins what follows the loop
+                inside = self.block(s.body, head | live, head | live)
+                if isinstance(s, (ir.ForRange, ir.ParallelRange)):
+                    inside = inside - {s.var}
+                if inside <= head:
+                    break
+                head |= inside
+            bounds = _uses(s.cond, set()) if isinstance(s, ir.While) else \
+                _uses(s.start, set()) | _uses(s.stop, set()) | _uses(s.step, set())
+            return head | live | bounds
+        return live | _uses(s, set())
+
+
+def release_arrays(body):
+    """`body` with the Release statements that are safe: each materialization site's
+    (emitted before it makes its array), where no variable that may still refer to that
+    site's last array is live; and one before each assignment to a variable that only ever
+    holds arrays the function made and that nothing else refers to."""
+    refs = _References(body)
+    live = _Liveness(body).at_release
+
+    def owned(name):
+        # A variable whose arrays only it refers to. A parameter qualifies when everything
+        # assigned to it is new: releasing the caller's array is a no-op (not in the arena).
+        return (name not in refs.captured and name not in refs.aliases
+                and not name.startswith("ts_") and all(refs.fresh.get(name, [False])))
+
+    def keep_site(name):
+        if name in refs.captured or name in refs.bare:
+            return False  # a variable took it over: that variable frees it
+        holders = refs.alias_closure(name)
+        return not (holders & refs.captured) and not (holders & live.get(name, set()))
+
+    def rewrite(statements):
+        out = []
+        for s in statements:
+            if isinstance(s, ir.Release) and not keep_site(s.name):
+                continue
+            if isinstance(s, ir.Assign) and isinstance(s.value.type, T.ArrayType) and owned(s.target):
+                out.append(ir.Release(s.target))
+            for attr in ("body", "orelse"):
+                if hasattr(s, attr):
+                    setattr(s, attr, rewrite(getattr(s, attr)))
+            out.append(s)
+        return out
+
+    return rewrite(body)
