@@ -419,6 +419,12 @@ inline long long checked_step(long long step) {
 __device__ inline long long checked_step(long long step) { return step == 0 ? 1 : step; }
 #endif
 
+// Python's truth of a number (nonzero), of a value or of an array element alike.
+template <class T>
+TS_HD bool truth(const T& v) {
+  return v != T(0);
+}
+
 // `a` with its dimensions in reverse order (a.T): the same memory.
 template <class R, class A>
 TS_HD R transpose(const A& a) {

@@ -128,10 +128,7 @@ class BodyRenderer {
     if (h == "broadcast") {
       return "tessera::pyjit::broadcast_extent(" + expr(e.at(1)) + ", " + expr(e.at(2)) + ")";
     }
-    if (h == "truth") {
-      const std::string v = expr(e.at(1));
-      return "(" + v + " != decltype(" + v + ")(0))";
-    }
+    if (h == "truth") return "tessera::pyjit::truth(" + expr(e.at(1)) + ")";
     bad(e, "unknown expression");
   }
 

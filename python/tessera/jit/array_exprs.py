@@ -24,6 +24,7 @@ the IR keeps every array something may still refer to).
 """
 
 import ast
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +51,11 @@ METHODS = REDUCTIONS + ("copy", "astype")
 
 # pyjit::Raise codes (src/jit/python_raise.h).
 _EMPTY_REDUCTION = {"max": 8, "min": 9, "argmax": 10, "argmin": 11}
+
+
+def _number(value, t):
+    """The constant `value` of scalar type t (a complex one as complex)."""
+    return ir.Const(complex(value) if T.is_complex(t) else value, t)
 
 
 @dataclass
@@ -256,7 +262,7 @@ class ArrayLowering:
         if how in ("sum", "prod"):
             t = ("int64" if dtype == "bool" or T.kind(dtype) == "i" and not T.is_unsigned(dtype)
                  else "uint64" if T.is_unsigned(dtype) else dtype)
-            acc = self.bind("acc", ir.Const(0 if how == "sum" else 1, t))
+            acc = self.bind("acc", _number(0 if how == "sum" else 1, t))
             op = "add" if how == "sum" else "multiply"
             lo.prelude.extend(self.loops(e, dims, lambda x, _: [
                 ir.Assign(acc.name, ir.Binary(op, acc, lo.cast(x, t), t))]))
@@ -274,21 +280,22 @@ class ArrayLowering:
 
     def moments(self, node, how, e, dims):
         """mean, var and std as Numba's: the sum in the result's type divided by the size
-        (ZeroDivisionError for an empty array, Python's error model), and for var the sum
-        of squared deviations from the mean over the size."""
+        (NaN for an empty array), and for var the sum of squared deviations from the mean
+        over the size (ZeroDivisionError for an empty array, Python's error model)."""
         lo = self.lo
         dtype = e.dtype
         t = dtype if T.kind(dtype) in "fc" else "float64"
         size = self.bind("size", lo.cast(self.size(dims), t))
-        total = self.bind("acc", ir.Const(0, t))
+        total = self.bind("acc", _number(0, t))
         lo.prelude.extend(self.loops(e, dims, lambda x, _: [
             ir.Assign(total.name, ir.Binary("add", total, lo.cast(x, t), t))]))
         mean = ir.Binary("divide", total, size, t)
-        if how == "mean":
-            return self.bind("mean", mean)
+        if how == "mean":  # NaN for an empty array, as NumPy's and Numba's
+            empty = ir.Compare("eq", size, _number(0, t))
+            return self.bind("mean", ir.Select(empty, _number(math.nan, t), mean, t))
         mean = self.bind("mean", mean)
         real = "float32" if t == "complex64" else "float64" if t == "complex128" else t
-        squares = self.bind("acc", ir.Const(0, real))
+        squares = self.bind("acc", _number(0, real))
 
         def add_square(x, _):
             deviation = ir.Binary("subtract", lo.cast(x, t), mean, t)

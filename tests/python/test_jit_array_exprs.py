@@ -1,0 +1,480 @@
+"""Whole-array expressions and reductions inside jit functions (operators, ufuncs, np.where,
+copy, astype, sum ... argmax, in-place updates), against Numba: values, dtypes and the
+exceptions raised, on broadcast, strided, reversed, Fortran-ordered and empty arrays; and
+loops that make a new array every iteration run in constant memory."""
+
+import math
+
+import numpy as np
+import pytest
+
+import tessera as tp
+from tessera.jit import TypingError
+from tessera.jit.frontend import FunctionSource, lower_function
+from tessera.jit.types import ArrayType
+
+numba = pytest.importorskip("numba")
+
+
+def both(function, *args):
+    """The function's result through tessera's jit and Numba's njit, on copies of the
+    arguments (so that in-place updates do not meet)."""
+    copies = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    return tp.jit(function)(*args), numba.njit(function)(*copies)
+
+
+def same(ours, theirs):
+    if isinstance(theirs, tuple):
+        assert isinstance(ours, tuple) and len(ours) == len(theirs)
+        for o, t in zip(ours, theirs):
+            same(o, t)
+        return
+    if isinstance(theirs, np.ndarray):
+        assert isinstance(ours, np.ndarray)
+        assert ours.dtype == theirs.dtype, (ours.dtype, theirs.dtype)
+        assert ours.shape == theirs.shape
+        np.testing.assert_array_equal(ours, theirs)
+        return
+    assert type(ours) is type(theirs), (type(ours), type(theirs))
+    if isinstance(theirs, float) and math.isnan(theirs):
+        assert math.isnan(ours)
+    else:
+        assert ours == theirs
+
+
+# --- Numba's own first example ------------------------------------------------------------
+
+def go_fast(a):  # Numba's "5 minute guide": a loop, then an array expression returned
+    trace = 0.0
+    for i in range(a.shape[0]):
+        trace += np.tanh(a[i, i])
+    return a + trace
+
+
+@pytest.mark.parametrize("a", [np.arange(100.0).reshape(10, 10),
+                               np.arange(100).reshape(10, 10),
+                               np.arange(100.0).reshape(10, 10).T,
+                               np.arange(200.0).reshape(10, 20)[:, ::2]])
+def test_numbas_five_minute_guide(a):
+    same(*both(go_fast, a))
+
+
+# --- operators: Numba's types (NumPy's loop for the operands' dtypes, literals int64 and
+# float64, integers meeting floats at the float's width) ---------------------------------
+
+def add(a, b):
+    return a + b
+
+
+def subtract(a, b):
+    return a - b
+
+
+def multiply(a, b):
+    return a * b
+
+
+def true_divide(a, b):
+    return a / b
+
+
+def floor_divide(a, b):
+    return a // b
+
+
+def remainder(a, b):
+    return a % b
+
+
+def power(a, b):
+    return a ** b
+
+
+def bit_and(a, b):
+    return a & b
+
+
+def bit_xor(a, b):
+    return a ^ b
+
+
+def shift_left(a, b):
+    return a << b
+
+
+def less(a, b):
+    return a < b
+
+
+def not_equal(a, b):
+    return a != b
+
+
+_I32 = np.arange(-3, 9, dtype=np.int32)
+_F32 = np.linspace(-2, 3, 12, dtype=np.float32)
+_F64 = np.linspace(-1.5, 4, 12)
+_U8 = np.arange(12, dtype=np.uint8)
+
+
+@pytest.mark.parametrize("function, a, b", [
+    (add, _I32, 1),                              # int32 + int64 literal: int64
+    (add, _F32, 2.0),                            # float32 + float64 literal: float64
+    (add, _F32, np.float32(2.0)),
+    (add, np.ones(4, bool), np.array([True, False, True, False])),
+    (add, _U8, 2),
+    (add, np.arange(12, dtype=np.int16), np.arange(12, dtype=np.int8)),
+    (add, _U8.astype(np.uint64), _I32.astype(np.int64)),
+    (subtract, 10, _F64),
+    (multiply, _F32, _I32.astype(np.int64)),     # mixed: float32
+    (multiply, _F64 + 1j, 2.0),
+    (true_divide, _I32, 0),                      # NumPy's semantics: inf, nan, no exception
+    (true_divide, _U8, 2),
+    (true_divide, _F32, np.float32(0)),
+    (floor_divide, _I32, 0),
+    (floor_divide, _F64, 0.5),
+    (remainder, _I32, 4),
+    (remainder, _F64, -1.25),
+    (power, _F32, 2),
+    (power, _I32, 2),
+    (power, 2.0, _F64),
+    (bit_and, _I32, 6),
+    (bit_xor, np.array([True, False, True]), np.array([True, True, False])),
+    (shift_left, _U8, 1),
+    (less, _F32, 1),
+    (not_equal, _I32, _I32[::-1]),
+])
+def test_operators(function, a, b):
+    same(*both(function, a, b))
+
+
+def negated(a):
+    return -a
+
+
+def magnitude(a):
+    return abs(a)  # Numba has only np.abs for arrays; tessera takes both
+
+
+def np_negative(a):
+    return np.negative(a)
+
+
+def np_sqrt_abs(a):
+    return np.sqrt(np.abs(a))
+
+
+def np_exp(a):
+    return np.exp(a / 10)
+
+
+@pytest.mark.parametrize("function", [negated, np_negative, np_sqrt_abs, np_exp])
+@pytest.mark.parametrize("a", [_I32, _F32, _U8, _F64 - 2j])
+def test_unary_operators_and_ufuncs(function, a):
+    ours, theirs = both(function, a)
+    assert ours.dtype == theirs.dtype
+    np.testing.assert_allclose(ours, theirs, rtol=1e-15 if ours.dtype.itemsize > 4 else 1e-6)
+
+
+def test_abs_of_an_array():
+    for a in (_I32, _F64 - 2j):
+        result = tp.jit(magnitude)(a)
+        assert result.dtype == np.abs(a).dtype
+        np.testing.assert_array_equal(result, np.abs(a))
+
+
+def invert(a):
+    return ~a
+
+
+@pytest.mark.parametrize("a", [_I32, _U8, np.array([True, False])])
+def test_invert(a):
+    same(*both(invert, a))
+
+
+def ufunc_mix(x, y, z):
+    return np.hypot(x, y) * np.arctan2(y, z) + np.maximum(x, z)
+
+
+def test_binary_ufuncs_fuse_in_one_expression():
+    x, y, z = _F64, _F64[::-1] * 2, np.float32(0.5)
+    same(*both(ufunc_mix, x, y, z))
+
+
+# --- shapes and layouts --------------------------------------------------------------------
+
+def axpy(a, x, y):
+    return a * x + y
+
+
+_M = np.arange(12.0).reshape(3, 4)
+
+
+@pytest.mark.parametrize("x, y", [
+    (_M, _M[::-1]),                              # reversed rows
+    (_M, np.arange(4.0)),                        # a row broadcast down
+    (_M, np.arange(3.0).reshape(3, 1)),          # a column broadcast across
+    (np.arange(3.0).reshape(3, 1), np.arange(4.0)),  # both stretched
+    (np.asfortranarray(_M), _M),                 # Fortran order
+    (np.arange(24.0).reshape(3, 8)[:, ::2], _M),  # strided
+    (_M[:, ::-1], 1.5),                          # negative strides and a scalar
+    (np.zeros((0, 4)), np.arange(4.0)),          # empty
+    (np.ones((2, 1, 3)), np.ones((4, 1))),       # three dimensions
+])
+def test_broadcasting_and_layouts(x, y):
+    same(*both(axpy, 2.0, x, y))
+
+
+def test_operands_that_do_not_broadcast_raise_value_error():
+    with pytest.raises(ValueError, match="broadcast"):
+        tp.jit(axpy)(2.0, np.ones(3), np.ones(4))
+    with pytest.raises(ValueError):
+        numba.njit(axpy)(2.0, np.ones(3), np.ones(4))
+
+
+def test_a_result_is_a_new_c_contiguous_array():
+    x = np.asfortranarray(_M)
+    r = tp.jit(axpy)(1.0, x, 0.0)
+    assert r.flags.c_contiguous and r.flags.owndata is False  # owned by tessera's buffer
+    x[0, 0] = 100
+    assert r[0, 0] == 0
+
+
+# --- np.where, copy, astype ----------------------------------------------------------------
+
+def choose(c, a):
+    return np.where(c, a, 0.0)
+
+
+def converted(a):
+    return a.astype(np.int32) + np.copy(a.T).T.astype(np.float32)
+
+
+def copy_is_independent(a):
+    b = a.copy()
+    a[0] = 99.0
+    return b
+
+
+def test_where_copy_astype():
+    a = np.linspace(-3, 3, 7, dtype=np.float32)
+    same(*both(choose, a > 0, a))
+    same(*both(converted, _M[::-1] + 0.5))
+    ours, theirs = both(copy_is_independent, _F64.copy())
+    same(ours, theirs)
+    assert ours[0] == _F64[0]
+
+
+# --- reductions ----------------------------------------------------------------------------
+
+def reductions(a):
+    return (a.sum(), a.prod(), a.min(), a.max(), a.mean(), a.any(), a.all(), a.argmin(),
+            a.argmax(), np.sum(a), np.amax(a), np.amin(a), np.argmax(a))
+
+
+def spread(a):
+    return a.var(), np.std(a), np.var(a * 2)
+
+
+@pytest.mark.parametrize("a", [
+    np.arange(1, 9, dtype=np.int32), np.arange(1, 9, dtype=np.uint8),
+    np.array([3.5, -1.0, 7.25, 7.25, -1.0], dtype=np.float32), _M[::-1, ::2],
+    np.asfortranarray(_M), np.array([True, False, True]), np.arange(6.0).reshape(2, 3).T,
+])
+def test_reductions_values_and_types(a):
+    same(*both(reductions, a))
+
+
+@pytest.mark.parametrize("a", [np.arange(1, 9, dtype=np.int32), _F32, _M.T, _F64 + 1j])
+def test_var_and_std(a):
+    ours, theirs = both(spread, a)
+    for o, t in zip(ours, theirs):
+        assert type(o) is type(t)
+        assert o == pytest.approx(t, rel=1e-6)
+
+
+def test_max_and_argmax_take_the_first_nan():
+    a = np.array([1.0, np.nan, 5.0, np.nan])
+    same(*both(reductions, a))
+
+
+def max_of(a):
+    return a.max()
+
+
+def argmin_of(a):
+    return a.argmin()
+
+
+def var_of(a):
+    return a.var()
+
+
+def mean_of(a):
+    return a.mean()
+
+
+@pytest.mark.parametrize("function, error", [(max_of, ValueError), (argmin_of, ValueError),
+                                             (var_of, ZeroDivisionError)])
+def test_empty_reductions_raise_as_numba(function, error):
+    with pytest.raises(error):
+        numba.njit(function)(np.ones(0))
+    with pytest.raises(error):
+        tp.jit(function)(np.ones(0))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.float32])
+def test_the_mean_of_nothing_is_nan(dtype):
+    same(*both(mean_of, np.ones(0, dtype)))
+
+
+def fused_reduction(a, b):
+    return ((a - b) ** 2).sum(), (a * b).max(), (a > b).sum()
+
+
+def test_a_reduction_of_an_expression_stores_nothing():
+    same(*both(fused_reduction, _M, np.arange(4.0)))
+
+
+def a_reduction_with_axis(a):
+    return a.sum(axis=0)
+
+
+def test_reduction_arguments_are_refused_by_name():
+    with pytest.raises(TypingError, match=r"\.sum\(\) takes no arguments"):
+        tp.jit(a_reduction_with_axis)(_M)
+
+
+# --- in-place updates ---------------------------------------------------------------------
+
+def updates(a, b):
+    a += b
+    a[1:] *= 2
+    a -= a[::-1]  # overlapping: every element read before any is written
+    return a
+
+
+def update_rows(a, row):
+    a[1:-1, 1:-1] = 0.25 * (a[:-2, 1:-1] + a[2:, 1:-1] + a[1:-1, :-2] + a[1:-1, 2:])
+    a += row
+    return a
+
+
+def test_in_place_updates():
+    # NumPy is the oracle: Numba's `a -= a[::-1]` reads elements it already wrote.
+    a, b = _F64.copy(), _F64[::-1].copy()
+    same(tp.jit(updates)(a.copy(), b), updates(a.copy(), b))
+    same(*both(update_rows, np.arange(30.0).reshape(5, 6), np.arange(6.0)))
+
+
+def int_updated_with_a_float(a):
+    a += 1.5
+
+
+def test_an_update_that_needs_an_unsafe_cast_is_refused():
+    with pytest.raises(TypingError, match="same_kind"):
+        tp.jit(int_updated_with_a_float)(np.ones(3, np.int64))
+
+
+# --- only the branch taken computes ---------------------------------------------------------
+
+def guarded(a):
+    m = a.max() if a.size > 0 else -1.0
+    big = a.size > 0 and a.max() > 2.0
+    return m, big
+
+
+def converge(x, y, tol):
+    steps = 0
+    while np.abs(x - y).max() > tol:
+        x = (x + y) * 0.5
+        steps += 1
+    return steps, x.sum()
+
+
+def test_conditional_expressions_and_while_tests():
+    same(*both(guarded, np.ones(0)))
+    same(*both(guarded, _F64))
+    same(*both(converge, np.zeros(50), np.linspace(0, 1, 50), 1e-9))
+
+
+# --- memory --------------------------------------------------------------------------------
+
+def relax(a, n):
+    x = a.copy()
+    s = 0.0
+    for _ in range(n):
+        x = x * 0.5 + a           # a variable rebound to a new array
+        tail = (x - a)[1:]        # a view of a temporary, dead by the next iteration
+        s += tail.sum()
+        z = np.zeros(a.size)      # np.zeros in the loop
+        z += x
+        a = a + z * 1e-9          # an argument rebound
+    return s, x.sum()
+
+
+def test_loops_that_make_arrays_run_in_constant_memory():
+    # More iterations than the 4096 arrays a call could otherwise hold: without freeing,
+    # tessera raises MemoryError.
+    ours, theirs = both(relax, np.linspace(0, 1, 64), 5000)
+    assert ours == pytest.approx(theirs, rel=1e-12)
+
+
+def view_of_new(n):
+    z = np.zeros(n)
+    for i in range(n):
+        z[i] = i
+    return z[2:]
+
+
+def view_of_argument(a):
+    return a[1:, ::2]
+
+
+def test_returned_views_are_copies_that_outlive_the_call():
+    ours, theirs = both(view_of_new, 1000)
+    junk = [np.ones(1000) for _ in range(50)]  # reuse freed memory, if any was freed
+    same(ours, theirs)
+    del junk
+    a = np.arange(12.0).reshape(3, 4)
+    ours, theirs = both(view_of_argument, a)
+    same(ours, theirs)
+    a[1, 0] = -5
+    assert ours[0, 0] == 4.0  # a copy (Numba returns a view of the argument)
+
+
+# --- typing rules shared with scalars, and refusals ---------------------------------------
+
+def scalar_mixed(x, y):
+    return np.power(x, y)
+
+
+def test_mixed_integer_and_float_ufunc_loops_are_numbas():
+    # Numba lets any integer meet a float at the float's width: np.power(float32, int32)
+    # is float32 (NumPy's own rule would make it float64).
+    source = FunctionSource(scalar_mixed)
+    assert lower_function(source, ["float32", "int32"]).return_type == "float32"
+    j = numba.njit(scalar_mixed)
+    j(np.float32(2), np.int32(3))
+    assert str(j.nopython_signatures[0].return_type) == "float32"
+
+
+def kernel_with_array_arithmetic(a, b):
+    b[0] = (a + 1).sum()
+
+
+def test_cuda_kernels_refuse_whole_array_arithmetic():
+    source = FunctionSource(kernel_with_array_arithmetic)
+    t = ArrayType("float64", 1, "C")
+    with pytest.raises(TypingError, match="CUDA kernel"):
+        lower_function(source, [t, t], target="cuda")
+
+
+def truth_of_an_array(a):
+    if a > 0:
+        return 1
+    return 0
+
+
+def test_the_truth_of_an_array_is_refused():
+    with pytest.raises(TypingError, match="truth"):
+        tp.jit(truth_of_an_array)(_F64)
