@@ -3,6 +3,8 @@ compiled by tessera.jit and by numba.njit from this very source (cases.py, peers
 
 import math
 
+import numpy as np
+
 # Numba's prange in Numba's runs (the peer swaps it in); range, as Python reads it, here.
 prange = range
 
@@ -17,6 +19,16 @@ def sum_loop(x):
 def add_one(x):
     """A call's own cost: a function that does almost nothing (the dispatch is the rest)."""
     return x + 1.0
+
+
+def array_expression(x, y):
+    """Whole-array arithmetic inside a jit function (Numba fuses it into one loop)."""
+    return np.sqrt(x * x + y * y) * 0.5 + x
+
+
+def squared_distance(x, y):
+    """A reduction of an array expression inside a jit function."""
+    return ((x - y) ** 2).sum()
 
 
 def sin_loop(x, out):
