@@ -61,7 +61,12 @@ char layout_code(bool c, bool f) { return c ? 'C' : f ? 'F' : 'A'; }
 
 struct Entry {
   uintptr_t address = 0;
-  std::vector<DType> result;  // one dtype, or a tuple's (each item in a 16-byte slot)
+  std::vector<DType> result;  // one dtype, or a tuple's items'
+  // A tuple's items: the number of dimensions of each (-1 for a number) and where in the
+  // result buffer it lies (a number in a 16-byte slot, an array as its words rounded up to
+  // 16 bytes: the layout jit/render_python.cpp writes).
+  std::vector<int> item_ndim;
+  std::vector<size_t> item_offset;
   bool returns_tuple = false;
   int returns_array_ndim = -1;  // a new array: its data, shape and strides as words
   bool returns_nothing = false;
@@ -71,6 +76,7 @@ struct Entry {
 
 // The most items a returned tuple may have (the result buffer's 16-byte slots).
 constexpr size_t kMostResultItems = 64;
+constexpr size_t kResultBytes = 16 * kMostResultItems;
 
 // What tessera.jit.Dispatcher keeps in C++: its specializations by the arguments' type key.
 class HostDispatcher {
@@ -106,15 +112,26 @@ class HostDispatcher {
       e.result.push_back(dtype_named(result.substr(6, colon - 6)));
       e.returns_array_ndim = std::stoi(result.substr(colon + 1));
     } else if (e.returns_tuple) {
-      size_t at = 6;
+      size_t at = 6, offset = 0;
       while (at < result.size()) {
         const size_t end = std::min(result.find(',', at), result.size());
-        e.result.push_back(dtype_named(result.substr(at, end - at)));
+        std::string item = result.substr(at, end - at);
+        int ndim = -1;
+        if (item.rfind("array:", 0) == 0) {  // array:<dtype>:<ndim>
+          const size_t colon = item.find(':', 6);
+          ndim = std::stoi(item.substr(colon + 1));
+          item = item.substr(6, colon - 6);
+        }
+        e.result.push_back(dtype_named(item));
+        e.item_ndim.push_back(ndim);
+        e.item_offset.push_back(offset);
+        offset += ndim < 0 ? 16 : (8 * (1 + 2 * static_cast<size_t>(ndim)) + 15) / 16 * 16;
         at = end + 1;
       }
-      if (e.result.size() > kMostResultItems) {
+      if (e.result.size() > kMostResultItems || offset > kResultBytes) {
         throw std::invalid_argument("[jit] a function returns a tuple of more than " +
-                                    std::to_string(kMostResultItems) + " items");
+                                    std::to_string(kResultBytes) + " bytes (" +
+                                    std::to_string(e.result.size()) + " items)");
       }
     } else if (!e.returns_nothing) {
       e.result.push_back(dtype_named(result));
@@ -134,19 +151,23 @@ class HostDispatcher {
     if (it == entries_.end()) return {};
     const Entry& e = it->second;
     using Function = int (*)(const void*, void*);
-    alignas(16) unsigned char result[16 * kMostResultItems];  // holds 2 * 64 + 1 words too
+    alignas(16) unsigned char result[kResultBytes];  // holds 2 * 32 + 1 words too
     words_.push_back(0);  // never empty
     const auto run = [&] { return reinterpret_cast<Function>(e.address)(words_.data(), result); };
     // As Numba's: the GIL stays held unless the function was compiled with nogil=True
     // (releasing it costs more than a small function's whole call).
     const int code = e.release_gil ? without_gil(run) : run();
     if (code != 0) raise_python(code);
-    if (e.returns_array_ndim >= 0) return new_array(e, result);
+    if (e.returns_array_ndim >= 0) return new_array(e.result[0], e.returns_array_ndim, result);
     if (e.returns_argument >= 0) return nb::borrow(args[static_cast<size_t>(e.returns_argument)]);
     if (e.returns_nothing) return nb::none();
     if (!e.returns_tuple) return python_number(e.result[0], result);
     nb::list items;
-    for (size_t i = 0; i < e.result.size(); ++i) items.append(python_number(e.result[i], result + 16 * i));
+    for (size_t i = 0; i < e.result.size(); ++i) {
+      const unsigned char* item = result + e.item_offset[i];
+      items.append(e.item_ndim[i] < 0 ? python_number(e.result[i], item)
+                                      : new_array(e.result[i], e.item_ndim[i], item));
+    }
     return nb::tuple(items);
   }
 
@@ -318,9 +339,8 @@ class HostDispatcher {
 
   // A new array the call returns, as NumPy's (Numba returns NumPy arrays): a tessera array
   // owning the block (freed with free(), as it was allocated), seen through NumPy.
-  static nb::object new_array(const Entry& e, const unsigned char* result) {
+  static nb::object new_array(DType dtype, int ndim, const unsigned char* result) {
     const auto* words = reinterpret_cast<const int64_t*>(result);
-    const int ndim = e.returns_array_ndim;
     void* data = reinterpret_cast<void*>(words[0]);
     Dims shape(ndim), strides(ndim);
     int64_t count = 1;
@@ -329,9 +349,9 @@ class HostDispatcher {
       strides[d] = words[1 + ndim + d];
       count *= shape[d];
     }
-    const size_t bytes = static_cast<size_t>(count) * itemsize(e.result[0]);
+    const size_t bytes = static_cast<size_t>(count) * itemsize(dtype);
     auto owner = std::shared_ptr<void>(data, [](void* p) { std::free(p); });
-    Array a(Buffer::wrap(Device::cpu(), data, bytes, owner), e.result[0], shape, strides, 0);
+    Array a(Buffer::wrap(Device::cpu(), data, bytes, owner), dtype, shape, strides, 0);
     return numpy().attr("asarray")(wrap(std::move(a)));
   }
 

@@ -176,11 +176,18 @@ class ArenaScope {
   ArenaScope() : first_(arena.count) {}
   ~ArenaScope() {
     for (int i = first_; i < arena.count; ++i) {
-      if (arena.blocks[i] != kept_) std::free(arena.blocks[i]);
+      if (!kept(arena.blocks[i])) std::free(arena.blocks[i]);
     }
     arena.count = first_;
   }
-  void keep(void* block) { kept_ = block; }
+  // The blocks the call returns (an array, or a tuple's arrays): the caller owns them.
+  void keep(void* block) { kept_[kept_count_++] = block; }
+  bool kept(const void* block) const {
+    for (int i = 0; i < kept_count_; ++i) {
+      if (kept_[i] == block) return true;
+    }
+    return false;
+  }
   // Whether `data` starts a block this call created.
   bool holds(const void* data) const {
     for (int i = first_; i < arena.count; ++i) {
@@ -191,7 +198,8 @@ class ArenaScope {
 
  private:
   int first_;
-  void* kept_ = nullptr;
+  void* kept_[64];  // a returned tuple's items at most (the binding's result slots)
+  int kept_count_ = 0;
 };
 
 // prange: tessera runs a parallel loop's chunks on its thread pool. It hands this module
@@ -553,10 +561,11 @@ TS_HD void assign_array(const V& to, const S& value) {
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
 // The array an entry point returns, as a block the caller will own: the array itself when
 // it starts a block this call created (kept), else a C-contiguous copy in a new block (a
-// view into a new array, or into an argument, whose memory the caller must not free).
+// view into a new array, or into an argument, whose memory the caller must not free; an
+// array a returned tuple already holds, which must not have two owners).
 template <class A>
 A returned_array(ArenaScope& arrays, const A& r) {
-  if (arrays.holds(r.data)) {
+  if (arrays.holds(r.data) && !arrays.kept(r.data)) {
     arrays.keep(r.data);
     return r;
   }

@@ -52,11 +52,27 @@ std::string render_entry(const SExpr& f) {
     s += "    TsWord* out = static_cast<TsWord*>(result);\n    out[0].a = r.data;\n";
     s += "    for (int d = 0; d < " + ndim + "; ++d) out[1 + d].i = r.shape[d];\n";
     s += "    for (int d = 0; d < " + ndim + "; ++d) out[1 + " + ndim + " + d].i = r.strides[d];\n";
-  } else if (result_type.head() == "tuple") {  // each item in its own 16-byte slot
+  } else if (result_type.head() == "tuple") {
+    // Each number in a 16-byte slot, each array as its words (data, shape, strides) rounded
+    // up to 16 bytes: the layout python/src/jit.cpp reads.
     s += "    const auto r = " + call + ";\n";
+    size_t offset = 0;
     for (size_t i = 1; i < result_type.size(); ++i) {
-      s += "    *reinterpret_cast<" + cpp_type(result_type.at(i)) + "*>(static_cast<char*>(result) + " +
-           std::to_string(16 * (i - 1)) + ") = tessera::pyjit::get<" + std::to_string(i - 1) + ">(r);\n";
+      const SExpr& item = result_type.at(i);
+      const std::string at = "static_cast<char*>(result) + " + std::to_string(offset);
+      const std::string value = "tessera::pyjit::get<" + std::to_string(i - 1) + ">(r)";
+      if (item.is_list() && item.head() == "array") {
+        const int ndim = std::stoi(item.at(2).text);
+        s += "    {\n      const auto a = tessera::pyjit::returned_array(arrays, " + value + ");\n";
+        s += "      TsWord* out = reinterpret_cast<TsWord*>(" + at + ");\n      out[0].a = a.data;\n";
+        s += "      for (int d = 0; d < " + std::to_string(ndim) + "; ++d) out[1 + d].i = a.shape[d];\n";
+        s += "      for (int d = 0; d < " + std::to_string(ndim) + "; ++d) out[" +
+             std::to_string(1 + ndim) + " + d].i = a.strides[d];\n    }\n";
+        offset += (8 * (1 + 2 * static_cast<size_t>(ndim)) + 15) / 16 * 16;
+      } else {
+        s += "    *reinterpret_cast<" + cpp_type(item) + "*>(" + at + ") = " + value + ";\n";
+        offset += 16;
+      }
     }
   } else if (R == "void") {
     s += "    " + call + ";\n    (void)result;\n";

@@ -420,6 +420,8 @@ class _References:
             # A view or transpose of a variable refers to it wherever the view goes.
             if isinstance(node, (ir.View, ir.Transpose)) and field == "array":
                 self.visit(child, context, False)
+            elif isinstance(node, ir.MakeTuple) and isinstance(context[0], ir.Return):
+                self.visit(child, context, True)  # a returned tuple's item: returned
             else:
                 self.visit(child, (node, field), True)
 

@@ -167,7 +167,9 @@ class Dispatcher(CompiledFunction, _core._JitHostDispatcher):
             raise TypingError(f"[jit] {self.__name__}(): the arguments' types are not supported")
         result = spec.return_type
         if isinstance(result, T.TupleType):
-            result = "tuple:" + ",".join(result.items)
+            result = "tuple:" + ",".join(
+                f"array:{t.dtype}:{t.ndim}" if isinstance(t, T.ArrayType) else t
+                for t in result.items)
         elif isinstance(result, T.ArrayType):
             result = f"array:{result.dtype}:{result.ndim}"
         self.add(key, spec.entry, str(result),

@@ -1137,10 +1137,11 @@ class Lowering:
             self.returns.append(value.type)
             return [ir.Return(value)]
         returnable = T.is_scalar(value.type) or (
-            isinstance(value.type, T.TupleType) and all(T.is_scalar(t) for t in value.type.items))
+            isinstance(value.type, T.TupleType)
+            and all(T.is_scalar(t) or isinstance(t, T.ArrayType) for t in value.type.items))
         if not returnable:
             raise self.error(node, f"returning a {value.type} is not supported yet (only "
-                                   "scalars, tuples of scalars, and array arguments themselves)")
+                                   "scalars, arrays, and tuples of them)")
         self.returns.append(value.type)
         return [ir.Return(value)]
 
