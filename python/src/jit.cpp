@@ -398,6 +398,15 @@ void print_text(const char* text, long long size) {
 
 }  // namespace
 
+// The random states of jit functions (jit/python_runtime.h's RandomState, 4 KiB each,
+// zeroed: not seeded yet): Python's random module's and np.random's, per thread, shared by
+// every compiled module as Numba's are.
+static void* random_state_storage(int which) {
+  // On the heap: a shared library's static TLS block is too small for 8 KiB.
+  thread_local std::unique_ptr<unsigned char[]> states(new unsigned char[2 * 4096]());
+  return states.get() + 4096 * which;
+}
+
 void bind_jit(nb::module_& m) {
   // The host C++ of a module's IR (for tests and for the curious: inspect_cpp()).
   // python_errors: Python's error model (ZeroDivisionError), else NumPy's (render_python.h).
@@ -416,9 +425,9 @@ void bind_jit(nb::module_& m) {
     return without_gil([&] {
       try {
         using Bind = void (*)(void (*)(long long, int, ChunkBody, void*), int,
-                              void (*)(const char*, long long));
+                              void (*)(const char*, long long), void* (*)(int));
         reinterpret_cast<Bind>(jit::host_function(source, jit::kPythonBindName))(
-            &pool_parallel_for, cpu::num_threads(), &print_text);
+            &pool_parallel_for, cpu::num_threads(), &print_text, &random_state_storage);
         return reinterpret_cast<uintptr_t>(jit::host_function(source, jit::kPythonEntryName));
       } catch (const jit::CompileError& e) {
         throw std::runtime_error(

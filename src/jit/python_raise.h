@@ -28,6 +28,8 @@ inline RaiseInfo raise_info(int code) {
     case 9: return {RaiseKind::Value, "zero-size array to reduction operation minimum which has no identity"};
     case 10: return {RaiseKind::Value, "attempt to get argmax of an empty sequence"};
     case 11: return {RaiseKind::Value, "attempt to get argmin of an empty sequence"};
+    case 12: return {RaiseKind::Value, "empty range for randrange()"};
+    case 13: return {RaiseKind::Value, "Maximum allowed size exceeded"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

@@ -153,6 +153,8 @@ enum class Raise : int {
   EmptyMinimum = 9,       // ValueError: ... minimum ...
   EmptyArgmax = 10,       // ValueError: attempt to get argmax of an empty sequence
   EmptyArgmin = 11,       // ValueError: ... argmin ...
+  EmptyRange = 12,        // ValueError: empty range for randrange()
+  ArangeStep = 13,        // ValueError: Maximum allowed size exceeded (np.arange's step 0)
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
@@ -559,6 +561,135 @@ TS_HD void assign_array(const V& to, const S& value) {
 }
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
+// Python's `random` module and NumPy's legacy `np.random` inside jit functions, drawn as
+// Numba draws them (numba/_random.c, cpython/randomimpl.py, np/random/legacy.py), so the
+// same seed gives Numba's numbers: one Mersenne Twister per thread for each module, seeded
+// by Knuth's initialization (random.seed / np.random.seed with an integer), from the
+// system's entropy until then. The states live in tessera (a module's ts_python_bind
+// hands over where), so every jit function of a process shares them, as Numba's do; a
+// module never bound keeps its own.
+struct RandomState {
+  unsigned int mt[624];
+  int index;
+  int has_gauss;
+  double gauss;
+  int initialized;
+};
+using RandomStates = void* (*)(int which);  // which: 0 Python's random, 1 np.random
+inline RandomStates random_states = nullptr;
+
+inline RandomState& random_state(int which) {
+  static_assert(sizeof(RandomState) <= 4096, "tessera hands out 4 KiB per state");
+  if (random_states) return *static_cast<RandomState*>(random_states(which));
+  static thread_local RandomState own[2] = {};
+  return own[which];
+}
+
+inline void random_seed(int which, unsigned int seed) {
+  RandomState& s = random_state(which);
+  for (int i = 0; i < 624; ++i) {
+    s.mt[i] = seed;
+    seed = 1812433253U * (seed ^ (seed >> 30)) + static_cast<unsigned int>(i) + 1;
+  }
+  s.index = 624;
+  s.has_gauss = 0;
+  s.gauss = 0.0;
+  s.initialized = 1;
+}
+
+inline unsigned int random_u32(int which) {
+  RandomState& s = random_state(which);
+  if (!s.initialized) {  // no seed yet: the system's entropy (Numba reads os.urandom)
+    unsigned int seed = static_cast<unsigned int>(reinterpret_cast<uintptr_t>(&s));
+    if (FILE* f = std::fopen("/dev/urandom", "rb")) {
+      if (std::fread(&seed, sizeof seed, 1, f) != 1) seed ^= 0x9e3779b9U;
+      std::fclose(f);
+    }
+    random_seed(which, seed);
+  }
+  if (s.index >= 624) {  // the reference implementation's regeneration of the block
+    constexpr unsigned int kUpper = 0x80000000U, kLower = 0x7fffffffU, kMatrix = 0x9908b0dfU;
+    int i = 0;
+    unsigned int y;
+    for (; i < 624 - 397; ++i) {
+      y = (s.mt[i] & kUpper) | (s.mt[i + 1] & kLower);
+      s.mt[i] = s.mt[i + 397] ^ (y >> 1) ^ (0U - (y & 1U) & kMatrix);
+    }
+    for (; i < 623; ++i) {
+      y = (s.mt[i] & kUpper) | (s.mt[i + 1] & kLower);
+      s.mt[i] = s.mt[i + 397 - 624] ^ (y >> 1) ^ (0U - (y & 1U) & kMatrix);
+    }
+    y = (s.mt[623] & kUpper) | (s.mt[0] & kLower);
+    s.mt[623] = s.mt[396] ^ (y >> 1) ^ (0U - (y & 1U) & kMatrix);
+    s.index = 0;
+  }
+  unsigned int y = s.mt[s.index++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680U;
+  y ^= (y << 15) & 0xefc60000U;
+  y ^= y >> 18;
+  return y;
+}
+
+// A double in [0, 1) from 53 random bits.
+inline double random_double(int which) {
+  const unsigned int a = random_u32(which) >> 5, b = random_u32(which) >> 6;
+  return (a * 67108864.0 + b) / 9007199254740992.0;
+}
+
+// A standard normal draw: the polar method, the second of each pair kept for the next.
+inline double random_gauss(int which) {
+  RandomState& s = random_state(which);
+  if (s.has_gauss) {
+    s.has_gauss = 0;
+    return s.gauss;
+  }
+  double x1, x2, r2;
+  do {
+    x1 = 2.0 * random_double(which) - 1.0;
+    x2 = 2.0 * random_double(which) - 1.0;
+    r2 = x1 * x1 + x2 * x2;
+  } while (!(r2 < 1.0 && r2 != 0.0));
+  const double f = std::sqrt(-2.0 * std::log(r2) / r2);
+  random_state(which).gauss = f * x1;
+  random_state(which).has_gauss = 1;
+  return f * x2;
+}
+
+// `nbits` random bits (1 to 64): NumPy's state takes the low bits of each draw and the
+// high word first, Python's the high bits and the low word first.
+inline unsigned long long random_bits(int which, int nbits, bool numpy) {
+  const auto shifted = [&](int bits) -> unsigned long long {
+    const unsigned int y = random_u32(which);
+    return numpy ? (y & (0xffffffffU >> (32 - bits))) : (y >> (32 - bits));
+  };
+  if (nbits <= 32) return shifted(nbits);
+  if (numpy) {
+    const unsigned long long high = shifted(nbits - 32);
+    return random_u32(which) + (high << 32);
+  }
+  const unsigned long long low = random_u32(which);
+  return low + (shifted(nbits - 32) << 32);
+}
+
+// random.randrange(start, stop, step) (numpy: false) and np.random.randint(low, high)
+// (numpy: true, step 1): rejection sampling of as many bits as the count needs.
+inline long long random_range(int which, long long start, long long stop, long long step,
+                              bool numpy) {
+  long long n = stop - start;
+  if (step < 0) n = (n + step + 1) / step;
+  if (step > 1) n = (n + step - 1) / step;
+  if (n <= 0) raise(Raise::EmptyRange);
+  if (numpy && n == 1) return start;
+  const unsigned long long bound = static_cast<unsigned long long>(numpy ? n - 1 : n);
+  const int nbits = 64 - __builtin_clzll(bound);
+  unsigned long long r;
+  do {
+    r = random_bits(which, nbits, numpy);
+  } while (static_cast<long long>(r) >= n);
+  return start + static_cast<long long>(r) * step;
+}
+
 // The array an entry point returns, as a block the caller will own: the array itself when
 // it starts a block this call created (kept), else a C-contiguous copy in a new block (a
 // view into a new array, or into an argument, whose memory the caller must not free; an

@@ -120,6 +120,12 @@ class BodyRenderer {
              ".shape[" + e.at(2).text + "])";
     }
     if (h == "intrinsic") return intrinsic(e);
+    if (h == "runtime") {  // a function of the host runtime (python_runtime.h)
+      if (target_ != Target::kHost) bad(e, "the host runtime's functions exist only on the host");
+      std::string s = "tessera::pyjit::" + e.at(1).text + "(";
+      for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
+      return s + ")";
+    }
     if (h == "view") return view(e);
     if (h == "transpose") {
       return "tessera::pyjit::transpose<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ")";

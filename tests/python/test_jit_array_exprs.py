@@ -1,9 +1,12 @@
-"""Whole-array expressions and reductions inside jit functions (operators, ufuncs, np.where,
-copy, astype, sum ... argmax, in-place updates), against Numba: values, dtypes and the
-exceptions raised, on broadcast, strided, reversed, Fortran-ordered and empty arrays; and
-loops that make a new array every iteration run in constant memory."""
+"""NumPy inside jit functions, against Numba: whole-array expressions and reductions
+(operators, ufuncs, np.where, copy, astype, sum ... argmax, in-place updates) on broadcast,
+strided, reversed, Fortran-ordered and empty arrays, with their values, dtypes and the
+exceptions raised; loops that make a new array every iteration run in constant memory;
+tuples of arrays returned; np.arange, np.linspace, np.full; and the random numbers of
+Python's random and np.random, the same as Numba's for the same seed."""
 
 import math
+import random
 
 import numpy as np
 import pytest
@@ -497,3 +500,92 @@ def truth_of_an_array(a):
 def test_the_truth_of_an_array_is_refused():
     with pytest.raises(TypingError, match="truth"):
         tp.jit(truth_of_an_array)(_F64)
+
+
+# --- random numbers: Numba's algorithms, so the same seed gives Numba's numbers -----------
+
+
+def monte_carlo_pi(nsamples, seed):  # Numba's front-page example, seeded
+    random.seed(seed)
+    acc = 0
+    for i in range(nsamples):
+        x = random.random()
+        y = random.random()
+        if (x ** 2 + y ** 2) < 1.0:
+            acc += 1
+    return 4.0 * acc / nsamples
+
+
+def python_random(seed):
+    random.seed(seed)
+    return (random.gauss(1.0, 2.0), random.gauss(0, 1), random.uniform(2, 5),
+            random.randint(3, 100), random.randrange(10), random.randrange(5, 50, 7),
+            random.normalvariate(1, 1), random.randint(-2**40, 2**40))
+
+
+def numpy_random(seed):
+    np.random.seed(seed)
+    return (np.random.random(), np.random.rand(3), np.random.randn(2, 2),
+            np.random.normal(1.0, 2.0), np.random.uniform(1, 3, 4), np.random.randint(10),
+            np.random.randint(-5, 10**12, size=(3,)), np.random.standard_normal(3),
+            np.random.random_sample((2, 3)), np.random.normal(0.5, 3.0, size=2),
+            np.random.randint(7, 8))
+
+
+def test_monte_carlo_pi_draws_numbas_numbers():
+    same(*both(monte_carlo_pi, 20000, 42))
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**32 - 1])
+def test_python_and_numpy_random_draw_numbas_numbers(seed):
+    same(*both(python_random, seed))
+    same(*both(numpy_random, seed))
+
+
+def unseeded_pi(n):
+    acc = 0
+    for i in range(n):
+        x = np.random.random()
+        y = np.random.random()
+        if x * x + y * y < 1.0:
+            acc += 1
+    return 4.0 * acc / n
+
+
+def test_unseeded_draws_differ_between_calls_and_are_uniform():
+    f = tp.jit(unseeded_pi)
+    first, second = f(200000), f(200000)
+    assert first != second
+    assert abs(first - math.pi) < 0.03 and abs(second - math.pi) < 0.03
+
+
+def empty_range():
+    return random.randrange(5, 5)
+
+
+def test_an_empty_range_raises_value_error():
+    with pytest.raises(ValueError, match="empty range"):
+        tp.jit(empty_range)()
+
+
+# --- np.arange, np.linspace, np.full ---------------------------------------------------------
+
+def creations(n):
+    return (np.arange(n), np.arange(1.5, n, 0.5), np.arange(2, n, 3), np.arange(n, 0, -2),
+            np.linspace(0, 1, n), np.linspace(2, 3, 1), np.linspace(-1, 1), np.full(n, 2.5),
+            np.full((2, n), 3), np.full_like(np.ones(n), 7), np.arange(n, dtype=np.float32),
+            np.linspace(0, 2, 0), np.arange(0))
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 11])
+def test_creation_functions(n):
+    same(*both(creations, n))
+
+
+def arange_step_zero(n):
+    return np.arange(0, n, 0)
+
+
+def test_arange_with_a_zero_step_raises_value_error():
+    with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
+        tp.jit(arange_step_zero)(3)

@@ -241,6 +241,29 @@ class ArrayLowering:
                                                lo.cast(element, t.dtype), True)]))
         return target
 
+    def filled(self, node, dims, dtype, element):
+        """A new C-contiguous array of the int64 extents `dims` whose elements are
+        element(indices), an IR expression evaluated once per element in C order (a random
+        draw, an arange's value); its Var."""
+        lo = self.lo
+        if lo.in_prange:
+            raise lo.error(node, "making an array inside a prange loop is not supported yet "
+                                 "(make it before the loop)")
+        self.check_target(node, "making an array")
+        dims = [self.bind("dim", lo.cast(d, "int64")) for d in dims]
+        t = T.ArrayType(dtype, len(dims), "C")
+        name = self.temp("array", t)
+        target = ir.Var(name, t)
+        lo.prelude.append(ir.Release(name))
+        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", dims, t)))
+        indices = [ir.Var(self.temp("i", "int64"), "int64") for _ in dims]
+        body = [ir.Store(target, list(indices), lo.cast(element(indices), dtype), True)]
+        for index, extent in reversed(list(zip(indices, dims))):
+            body = [ir.ForRange(index.name, ir.Const(0, "int64"), extent, ir.Const(1, "int64"),
+                                body)]
+        lo.prelude.extend(body)
+        return target
+
     # --- reductions ----------------------------------------------------------------------
 
     def size(self, dims):

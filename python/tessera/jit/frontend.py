@@ -19,7 +19,7 @@ import textwrap
 
 import numpy as np
 
-from . import array_exprs, cuda_intrinsics, ir
+from . import array_exprs, cuda_intrinsics, ir, numpy_calls
 from . import types as T
 from .array_exprs import is_array
 
@@ -94,6 +94,7 @@ class Lowering:
         # Statements the statement being lowered needs first (array expressions' loops).
         self.prelude = []
         self.arrays = array_exprs.ArrayLowering(self)
+        self.numpy_calls = numpy_calls.NumpyCalls(self)
 
     # --- errors --------------------------------------------------------------------------
 
@@ -507,6 +508,9 @@ class Lowering:
         if path is not None:
             self.require_cuda(node, f"cuda.{path}()")
             return cuda_intrinsics.call(self, node, path)
+        call = self.numpy_calls.dispatch(node)
+        if call is not None:
+            return call
         if isinstance(func, ast.Attribute) and func.attr in array_exprs.METHODS \
                 and not self.names_module(func.value):
             owner = self.operand(func.value)

@@ -292,6 +292,20 @@ class Intrinsic:
 
 
 @dataclass
+class RuntimeCall:
+    """A function of the host runtime (src/jit/python_runtime.h) by its name there (the
+    random draws of Python's `random` and np.random), its arguments already of the types it
+    takes; `type` "none" for one that returns nothing."""
+    name: str
+    args: list
+    type: object
+
+    def text(self):
+        args = "".join(" " + a.text() for a in self.args)
+        return f"(runtime {self.name} {type_text(self.type)}{args})"
+
+
+@dataclass
 class Address:
     """The address of array[indices] (an atomic's operand); indices as Load's."""
     array: object
