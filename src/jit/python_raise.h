@@ -30,6 +30,9 @@ inline RaiseInfo raise_info(int code) {
     case 11: return {RaiseKind::Value, "attempt to get argmin of an empty sequence"};
     case 12: return {RaiseKind::Value, "empty range for randrange()"};
     case 13: return {RaiseKind::Value, "Maximum allowed size exceeded"};
+    case 14: return {RaiseKind::Value, "total size of new array must be unchanged"};
+    case 15: return {RaiseKind::Value, "can only specify one unknown dimension"};
+    case 16: return {RaiseKind::Value, "matmul: Input operand 1 has a mismatch in its core dimension 0"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

@@ -155,6 +155,9 @@ enum class Raise : int {
   EmptyArgmin = 11,       // ValueError: ... argmin ...
   EmptyRange = 12,        // ValueError: empty range for randrange()
   ArangeStep = 13,        // ValueError: Maximum allowed size exceeded (np.arange's step 0)
+  ReshapeSize = 14,       // ValueError: total size of new array must be unchanged
+  ReshapeUnknown = 15,    // ValueError: can only specify one unknown dimension
+  MatmulShape = 16,       // ValueError: matmul: ... mismatch in its core dimension
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
@@ -688,6 +691,87 @@ inline long long random_range(int which, long long start, long long stop, long l
     r = random_bits(which, nbits, numpy);
   } while (static_cast<long long>(r) >= n);
   return start + static_cast<long long>(r) * step;
+}
+
+// a.reshape(dims) of a C-contiguous array: a view with the extents `dims`, one of which
+// may be -1 (inferred from the size).
+template <class R, class A, int M>
+R reshape(const A& a, const long long (&dims)[M]) {
+  long long size = 1;
+  for (int d = 0; d < A::kNdim; ++d) size *= a.shape[d];
+  long long known = 1;
+  int unknown = -1;
+  for (int i = 0; i < M; ++i) {
+    if (dims[i] == -1) {
+      if (unknown >= 0) raise(Raise::ReshapeUnknown);
+      unknown = i;
+    } else if (dims[i] < 0) {
+      raise(Raise::NegativeDimension);
+    } else {
+      known *= dims[i];
+    }
+  }
+  R r;
+  r.data = a.data;
+  for (int i = 0; i < M; ++i) r.shape[i] = dims[i];
+  if (unknown >= 0) {
+    if (known == 0 || size % known != 0) raise(Raise::ReshapeSize);
+    r.shape[unknown] = size / known;
+  } else if (known != size) {
+    raise(Raise::ReshapeSize);
+  }
+  long long stride = static_cast<long long>(sizeof(typename A::Element));
+  for (int i = M - 1; i >= 0; --i) {
+    r.strides[i] = stride;
+    stride *= r.shape[i];
+  }
+  return r;
+}
+
+// a @ b of 2-d and 1-d arrays (NumPy's matmul) by tessera's matmul (OpenBLAS for floats),
+// which the module's ts_python_bind hands over: a new C-contiguous array.
+using MatmulService = void (*)(const char* dtype, int ndim_a, const char* a,
+                               const long long* a_shape, const long long* a_strides, int ndim_b,
+                               const char* b, const long long* b_shape,
+                               const long long* b_strides, char* out);
+inline MatmulService matmul_service = nullptr;
+
+template <class R, class A, class B>
+R matmul(const A& a, const B& b, const char* dtype) {
+  constexpr int NA = A::kNdim, NB = B::kNdim;
+  const long long inner_b = NB == 1 ? b.shape[0] : b.shape[NB - 2];
+  if (a.shape[NA - 1] != inner_b) raise(Raise::MatmulShape);
+  long long dims[R::kNdim];
+  int d = 0;
+  if (NA == 2) dims[d++] = a.shape[0];
+  if (NB == 2) dims[d++] = b.shape[1];
+  using T = typename R::Element;
+  const Array<T, R::kNdim, kCLayout> r = new_array<T, R::kNdim>(dims, true, T());
+  long long shape_a[2], strides_a[2], shape_b[2], strides_b[2];
+  for (int i = 0; i < NA; ++i) {
+    shape_a[i] = a.shape[i];
+    strides_a[i] = a.stride(i);
+  }
+  for (int i = 0; i < NB; ++i) {
+    shape_b[i] = b.shape[i];
+    strides_b[i] = b.stride(i);
+  }
+  if (matmul_service == nullptr) raise(Raise::NoMemory);
+  matmul_service(dtype, NA, a.data, shape_a, strides_a, NB, b.data, shape_b, strides_b, r.data);
+  return r;
+}
+
+// np.dot(a, b) of two vectors, by the same service: a number.
+template <class T, class A, class B>
+T dot(const A& a, const B& b, const char* dtype) {
+  if (a.shape[0] != b.shape[0]) raise(Raise::MatmulShape);
+  const long long shape_a[1] = {a.shape[0]}, strides_a[1] = {a.stride(0)};
+  const long long shape_b[1] = {b.shape[0]}, strides_b[1] = {b.stride(0)};
+  T result{};
+  if (matmul_service == nullptr) raise(Raise::NoMemory);
+  matmul_service(dtype, 1, a.data, shape_a, strides_a, 1, b.data, shape_b, strides_b,
+                 reinterpret_cast<char*>(&result));
+  return result;
 }
 
 // The array an entry point returns, as a block the caller will own: the array itself when

@@ -120,6 +120,17 @@ class BodyRenderer {
              ".shape[" + e.at(2).text + "])";
     }
     if (h == "intrinsic") return intrinsic(e);
+    if (h == "reshape") {  // (reshape type array dims...)
+      std::string s = "tessera::pyjit::reshape<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ", {";
+      for (size_t i = 3; i < e.size(); ++i) s += (i > 3 ? ", " : "") + expr(e.at(i));
+      return s + "})";
+    }
+    if (h == "matmul") {  // (matmul type a b): an array, or a number for two vectors
+      const SExpr& t = e.at(1);
+      const std::string dtype = t.is_list() ? t.at(1).text : t.text;
+      return std::string(t.is_list() ? "tessera::pyjit::matmul<" : "tessera::pyjit::dot<") +
+             cpp_type(t) + ">(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ", \"" + dtype + "\")";
+    }
     if (h == "runtime") {  // a function of the host runtime (python_runtime.h)
       if (target_ != Target::kHost) bad(e, "the host runtime's functions exist only on the host");
       std::string s = "tessera::pyjit::" + e.at(1).text + "(";

@@ -46,8 +46,9 @@ UNARY_UFUNCS = {ast.USub: np.negative, ast.UAdd: np.positive, ast.Invert: np.inv
 REDUCTIONS = ("sum", "prod", "min", "max", "mean", "var", "std", "any", "all", "argmin",
               "argmax")
 # np.<name>(a) -> the method it is.
-NUMPY_FUNCTIONS = {**{r: r for r in REDUCTIONS}, "amin": "min", "amax": "max", "copy": "copy"}
-METHODS = REDUCTIONS + ("copy", "astype")
+NUMPY_FUNCTIONS = {**{r: r for r in REDUCTIONS}, "amin": "min", "amax": "max", "copy": "copy",
+                   "reshape": "reshape", "ravel": "ravel"}
+METHODS = REDUCTIONS + ("copy", "astype", "reshape", "ravel", "flatten")
 
 # pyjit::Raise codes (src/jit/python_raise.h).
 _EMPTY_REDUCTION = {"max": 8, "min": 9, "argmax": 10, "argmin": 11}
@@ -264,6 +265,86 @@ class ArrayLowering:
         lo.prelude.extend(body)
         return target
 
+    # --- shapes and products -------------------------------------------------------------
+
+    def array_value(self, node, value):
+        """An array operand as a variable: an expression computed, a view bound once."""
+        if isinstance(value, ArrayExpr):
+            return self.materialize(node, value)
+        self.check_target(node, "this array operation")
+        return value if isinstance(value, ir.Var) else self.bind("view", value)
+
+    def reshape(self, node, value, dims):
+        """a.reshape(dims): a view of a C-contiguous array (as Numba's, which takes no
+        other layout)."""
+        value = self.array_value(node, value)
+        if value.type.layout != "C":
+            raise self.lo.error(node, "reshape() takes a C-contiguous array (as Numba's); "
+                                      f"this one is {value.type}: reshape a.copy()")
+        t = T.ArrayType(value.type.dtype, len(dims), "C", value.type.readonly)
+        return ir.Reshape(value, [self.lo.cast(d, "int64") for d in dims], t)
+
+    def flattened(self, node, value, copy):
+        """a.ravel() (a view of a C-contiguous array, else a copy) and a.flatten() (always
+        a copy): 1-d, in C order."""
+        if copy or isinstance(value, ArrayExpr) or value.type.layout != "C":
+            value = self.materialize(node, self.converted(node, value, dtype_of(value)))
+        return self.reshape(node, value, [ir.Const(-1, "int64")])
+
+    def matmul(self, node, a, b):
+        """a @ b and np.dot(a, b) of 1-d and 2-d arrays, in their promoted dtype: a number
+        for two vectors, else a new array."""
+        self.check_target(node, "a matrix product")
+        t = T.promote(dtype_of(a), dtype_of(b))
+        operands = []
+        for v in (a, b):
+            if not is_array(v):
+                raise self.lo.error(node, f"@ and np.dot take arrays, not a {v.type}")
+            if dtype_of(v) != t:
+                v = self.materialize(node, self.converted(node, v, t))
+            v = self.array_value(node, v)
+            if v.type.ndim not in (1, 2):
+                raise self.lo.error(node, f"@ and np.dot of {v.type.ndim}-d arrays are not "
+                                          "supported yet (1-d and 2-d)")
+            operands.append(v)
+        a, b = operands
+        if a.type.ndim == 1 and b.type.ndim == 1:
+            return self.bind("dot", ir.Matmul(a, b, t))
+        rt = T.ArrayType(t, a.type.ndim + b.type.ndim - 2, "C")
+        name = self.temp("array", rt)
+        self.lo.prelude.append(ir.Release(name))
+        self.lo.prelude.append(ir.Assign(name, ir.Matmul(a, b, rt)))
+        return ir.Var(name, rt)
+
+    def sum_axis(self, node, value, axis):
+        """a.sum(axis=k): the sums along one axis, each in index order (Numba's), in sum's
+        type."""
+        e = self.leaf(node, value)
+        if not -e.ndim <= axis < e.ndim:
+            raise self.lo.error(node, f"axis {axis} is out of bounds for an array of "
+                                      f"dimension {e.ndim}")
+        if e.ndim == 1:
+            return self.reduce(node, "sum", value)
+        axis %= e.ndim
+        dtype = e.dtype
+        t = ("int64" if dtype == "bool" or T.kind(dtype) == "i" and not T.is_unsigned(dtype)
+             else "uint64" if T.is_unsigned(dtype) else dtype)
+        dims = self.extents(e)
+        kept = [d for k, d in enumerate(dims) if k != axis]
+        rt = T.ArrayType(t, e.ndim - 1, "C")
+        name = self.temp("array", rt)
+        out = ir.Var(name, rt)
+        self.lo.prelude.append(ir.Release(name))
+        self.lo.prelude.append(ir.Assign(name, ir.NewArray("zeros", kept, rt)))
+
+        def add(x, indices):
+            at = [i for k, i in enumerate(indices) if k != axis]
+            total = ir.Binary("add", ir.Load(out, at, t, True), self.lo.cast(x, t), t)
+            return [ir.Store(out, at, total, True)]
+
+        self.lo.prelude.extend(self.loops(e, dims, add))
+        return out
+
     # --- reductions ----------------------------------------------------------------------
 
     def size(self, dims):
@@ -405,7 +486,8 @@ def _uses(node, out):
 # statement: (node class, field).
 _BORROWING = {(ir.Load, "array"), (ir.Store, "array"), (ir.Address, "array"),
               (ir.Shape, "array"), (ir.AssignArray, "view"), (ir.AssignArray, "value"),
-              (ir.CallFunction, "args"), (ir.Return, "value")}
+              (ir.CallFunction, "args"), (ir.Return, "value"), (ir.Matmul, "a"),
+              (ir.Matmul, "b")}
 
 
 class _References:
@@ -441,7 +523,7 @@ class _References:
             self.fresh.setdefault(node.target, []).append(new)
         for field, child in _children(node):
             # A view or transpose of a variable refers to it wherever the view goes.
-            if isinstance(node, (ir.View, ir.Transpose)) and field == "array":
+            if isinstance(node, (ir.View, ir.Transpose, ir.Reshape)) and field == "array":
                 self.visit(child, context, False)
             elif isinstance(node, ir.MakeTuple) and isinstance(context[0], ir.Return):
                 self.visit(child, context, True)  # a returned tuple's item: returned

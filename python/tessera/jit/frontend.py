@@ -198,6 +198,8 @@ class Lowering:
 
     def expr_BinOp(self, node):
         a, b = self.operand(node.left), self.operand(node.right)
+        if isinstance(node.op, ast.MatMult):
+            return self.arrays.matmul(node, a, b)
         return self.binary(node, type(node.op), a, b)
 
     def binary(self, node, op_class, a, b):
@@ -527,6 +529,11 @@ class Lowering:
             return self.array_method(node, array_exprs.NUMPY_FUNCTIONS[func.attr], owner,
                                      node.args[1:], node.keywords, f"np.{func.attr}")
         if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
+                and func.attr == "dot":
+            if len(node.args) != 2 or node.keywords:
+                raise self.error(node, "np.dot takes two arrays")
+            return self.arrays.matmul(node, *[self.operand(a) for a in node.args])
+        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
                 and func.attr == "where":
             if len(node.args) != 3 or node.keywords:
                 raise self.error(node, "np.where takes a condition and two values (the "
@@ -586,12 +593,35 @@ class Lowering:
             if len(args) != 1 or keywords:
                 raise self.error(node, f"{spelled}() takes one dtype")
             return self.arrays.converted(node, owner, self.dtype_argument(node, args[0]))
+        if name == "reshape":
+            return self.arrays.reshape(node, owner, self.shape_arguments(node, args, spelled))
+        if name == "sum" and (args or keywords):
+            named = {k.arg: k.value for k in keywords}
+            if set(named) - {"axis"} or len(args) + len(named) != 1:
+                raise self.error(node, f"{spelled}() takes one axis here (dtype= and out= are "
+                                       "not supported yet)")
+            axis = self.constant_int(args[0] if args else named["axis"])
+            if axis is None:
+                raise self.error(node, f"{spelled}()'s axis must be a constant integer")
+            return self.arrays.sum_axis(node, owner, axis)
         if args or keywords:
             raise self.error(node, f"{spelled}() takes no arguments here (axis=, dtype= and "
                                    "out= are not supported yet)")
+        if name in ("ravel", "flatten"):
+            return self.arrays.flattened(node, owner, copy=name == "flatten")
         if name == "copy":
             return self.arrays.converted(node, owner, array_exprs.dtype_of(owner))
         return self.arrays.reduce(node, name, owner)
+
+    def shape_arguments(self, node, args, spelled):
+        """The int64 extents of reshape's arguments: integers, or one tuple of them."""
+        values = [self.expr(a) for a in args]
+        if len(values) == 1 and isinstance(values[0].type, T.TupleType):
+            t = values[0].type
+            values = [ir.TupleGet(values[0], k, item) for k, item in enumerate(t.items)]
+        if not values or not all(T.is_integer(v.type) for v in values):
+            raise self.error(node, f"{spelled}() takes integer extents or a tuple of them")
+        return [self.cast(v, "int64") for v in values]
 
     def is_grid_group(self, node):
         """Whether `node` is a grid group: a name assigned cuda.cg.this_grid(), or the call."""

@@ -257,6 +257,31 @@ class Transpose:
 
 
 @dataclass
+class Reshape:
+    """a.reshape(dims) of a C-contiguous array: the same memory with the int64 extents
+    `dims` (one may be -1: inferred), C-contiguous; ValueError when the size differs."""
+    array: object
+    dims: list
+    type: object
+
+    def text(self):
+        return (f"(reshape {type_text(self.type)} {self.array.text()} " +
+                " ".join(d.text() for d in self.dims) + ")")
+
+
+@dataclass
+class Matmul:
+    """a @ b of 2-d and 1-d arrays of the result's dtype (not both 1-d): a new C-contiguous
+    array computed by tessera's matmul."""
+    a: object
+    b: object
+    type: object
+
+    def text(self):
+        return f"(matmul {type_text(self.type)} {self.a.text()} {self.b.text()})"
+
+
+@dataclass
 class Shape:
     array: object
     axis: int
