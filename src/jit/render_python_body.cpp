@@ -472,6 +472,8 @@ class BodyRenderer {
     for (size_t i = 1; i < reductions.size(); ++i) {
       const std::string name = reductions.at(i).at(0).text;
       s += d + type_of(name) + " ts_part" + id + "_" + name + "[tessera::pyjit::kMostChunks];\n";
+      // max and min start every chunk from the variable's value before the loop.
+      s += d + "const " + type_of(name) + " ts_before" + id + "_" + name + " = " + ident(name) + ";\n";
     }
     s += d + "auto " + body + " = [&](long long ts_begin, long long ts_end, int ts_chunk) {\n";
     const std::string b = d + "  ";
@@ -480,8 +482,11 @@ class BodyRenderer {
     }
     for (size_t i = 1; i < reductions.size(); ++i) {
       const std::string name = reductions.at(i).at(0).text;
-      const std::string identity = reductions.at(i).at(1).text == "add" ? "0" : "1";
-      s += b + type_of(name) + " " + ident(name) + " = " + type_of(name) + "(" + identity + ");\n";
+      const std::string& op = reductions.at(i).at(1).text;
+      const std::string start = op == "add" ? type_of(name) + "(0)"
+                                : op == "multiply" ? type_of(name) + "(1)"
+                                                   : "ts_before" + id + "_" + name;
+      s += b + type_of(name) + " " + ident(name) + " = " + start + ";\n";
     }
     s += b + "for (long long ts_k = ts_begin; ts_k < ts_end; ++ts_k) {\n";
     s += b + "  " + ident(st.at(1).text) + " = " + start + " + static_cast<decltype(" + start +
@@ -495,10 +500,16 @@ class BodyRenderer {
     s += d + "tessera::pyjit::parallel_range(" + count + ", " + chunks + ", " + body + ");\n";
     for (size_t i = 1; i < reductions.size(); ++i) {
       const std::string name = reductions.at(i).at(0).text;
-      const std::string op = reductions.at(i).at(1).text == "add" ? "Add" : "Multiply";
-      s += d + "for (int ts_c = 0; ts_c < " + chunks + "; ++ts_c) " + ident(name) +
-           " = tessera::kernels::" + op + "{}(" + ident(name) + ", ts_part" + id + "_" + name +
-           "[ts_c]);\n";
+      const std::string& op = reductions.at(i).at(1).text;
+      const std::string part = "ts_part" + id + "_" + name + "[ts_c]";
+      const std::string loop = d + "for (int ts_c = 0; ts_c < " + chunks + "; ++ts_c) ";
+      if (op == "max" || op == "min") {  // Python's max(m, x) / min(m, x), in chunk order
+        s += loop + "if (" + part + (op == "max" ? " > " : " < ") + ident(name) + ") " +
+             ident(name) + " = " + part + ";\n";
+      } else {
+        s += loop + ident(name) + " = tessera::kernels::" + (op == "add" ? "Add" : "Multiply") +
+             "{}(" + ident(name) + ", " + part + ");\n";
+      }
     }
     return s + in + "}\n";
   }

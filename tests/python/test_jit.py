@@ -578,8 +578,45 @@ def returns_in_prange(x):
     return -1
 
 
+def parallel_extremes(x):
+    top = -np.inf
+    bottom = np.inf
+    for i in tp.prange(x.shape[0]):
+        top = max(top, x[i])
+        bottom = min(x[i] * 2.0, bottom)
+    return top, bottom
+
+
+def test_prange_max_and_min_reductions_match_numba():
+    x = np.random.default_rng(5).standard_normal(100_003)
+    numba_version = numba.njit(parallel=True)(
+        types.FunctionType(parallel_extremes.__code__,
+                           dict(parallel_extremes.__globals__, tp=numba)))
+    assert jit(parallel=True)(parallel_extremes)(x) == numba_version(x) == (x.max(), 2 * x.min())
+    # Before this, `top` was a private of each chunk: the loop's result was lost.
+    assert jit(parallel=True)(parallel_extremes)(np.array([-5.0])) == (-5.0, -10.0)
+
+
+def carries_a_private(x):
+    last = 0.0
+    for i in tp.prange(x.shape[0]):
+        x[i] = last
+        last = x[i] + 1.0
+    return last
+
+
+def max_and_assigned(x):
+    m = 0.0
+    for i in tp.prange(x.shape[0]):
+        m = max(m, x[i])
+        m = 1.0
+    return m
+
+
 @pytest.mark.parametrize("function, what", [(reads_its_reduction, "would race"),
-                                            (returns_in_prange, "'return' inside a prange")])
+                                            (returns_in_prange, "'return' inside a prange"),
+                                            (carries_a_private, "carry a value"),
+                                            (max_and_assigned, "no reduction")])
 def test_prange_refuses_what_would_race(function, what):
     with pytest.raises(TypingError, match=what):
         jit(parallel=True)(function)(np.ones(10))

@@ -53,6 +53,7 @@ MATH_BINARY = {"atan2": "arctan2", "hypot": "hypot", "pow": "power", "copysign":
                "fmod": "fmod"}
 ARRAY_CREATORS = ("empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like")
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf, "nan": math.nan}
+NUMPY_CONSTANTS = ("pi", "e", "inf", "nan", "euler_gamma")
 
 
 def source_of(function):
@@ -316,6 +317,8 @@ class Lowering:
             if node.attr in MATH_CONSTANTS:
                 return ir.Const(MATH_CONSTANTS[node.attr], "float64")
             raise self.error(node, f"math.{node.attr} is not a constant")
+        if self.names_module(node.value, np) and node.attr in NUMPY_CONSTANTS:
+            return ir.Const(getattr(np, node.attr), "float64")
         value = self.expr(node.value)
         if T.is_scalar(value.type) and node.attr in ("real", "imag"):
             if T.is_complex(value.type):
@@ -1119,27 +1122,54 @@ class Lowering:
 
     def parallel_loop(self, node, t, start, stop, step, body):
         """A prange loop: its reduction variables (those the body updates only with +=,
-        -=, *=, and reads nowhere else) and the variables private to each chunk."""
-        updates, plain = {}, set()
+        -=, *=, or only as `m = max(m, x)` / `m = min(m, x)`, and reads nowhere else) and
+        the variables private to each chunk, none of which may carry a value from one
+        iteration to the next."""
+        updates, extremes, assigned, plain, inside = {}, {}, {}, set(), set()
         for sub in ast.walk(node):
             if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
                 updates.setdefault(sub.target.id, set()).add(type(sub.op))
-            elif isinstance(sub, ast.Name) and not isinstance(getattr(sub, "ctx", None), ast.Store):
+            if isinstance(sub, ast.Assign):
+                for target in sub.targets:
+                    if isinstance(target, ast.Name):
+                        assigned[target.id] = assigned.get(target.id, 0) + 1
+                kind = _extreme_update(sub)
+                if kind is not None and kind[0] not in self.globals:
+                    extremes.setdefault(sub.targets[0].id, set()).add(kind[0])
+                    inside.add(id(kind[1]))
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and not isinstance(getattr(sub, "ctx", None), ast.Store) \
+                    and id(sub) not in inside:
                 plain.add(sub.id)
         reductions = []
         for name, ops in updates.items():
             combine = ("add" if ops <= {ast.Add, ast.Sub} else
                        "multiply" if ops == {ast.Mult} else None)
-            if combine is None:
+            if combine is None or name in extremes:
                 raise self.error(node, f"'{name}' is updated with {', '.join(o.__name__ for o in ops)} "
-                                       "in a prange loop: reductions take +=, -= or *=")
+                                       "in a prange loop: reductions take +=, -=, *=, or "
+                                       "m = max(m, x) / min(m, x)")
+            reductions.append((name, combine))
+        for name, kinds in extremes.items():
+            if len(kinds) > 1 or assigned[name] != sum(1 for _ in kinds):
+                raise self.error(node, f"'{name}' is assigned otherwise than by one of "
+                                       f"{name} = max({name}, x) / min({name}, x) in a prange "
+                                       "loop, so it is no reduction")
+            reductions.append((name, kinds.pop()))
+        for name, _ in reductions:
             if name in plain:
                 raise self.error(node, f"the reduction variable '{name}' of a prange loop is "
                                        "also read in the loop, which would race")
-            reductions.append((name, combine))
         reduced = {n for n, _ in reductions}
         privates = sorted({name for name in _assigned_in(body) if name not in reduced}
                           | {node.target.id})
+        for name in privates:
+            if name != node.target.id and not name.startswith("ts_") \
+                    and _read_first(node.body, name):
+                raise self.error(node, f"'{name}' is read in a prange loop before it is "
+                                       "assigned, so it would carry a value from one iteration "
+                                       "to the next, which runs in parallel: assign it first "
+                                       "in each iteration (or make it a reduction)")
         return ir.ParallelRange(node.target.id, self.cast(start, t), self.cast(stop, t),
                                 self.cast(step, t), body, reductions, privates)
 
@@ -1241,6 +1271,41 @@ class FunctionSource:
                     assigned.update(names(target))
         self.loop_only = loop_targets - assigned - set(self.params)
         self.reassigned = (assigned | loop_targets) & set(self.params)
+
+
+def _extreme_update(statement):
+    """("max" or "min", the name node read) when `statement` is `m = max(m, x)` or
+    `m = min(x, m)` (one name, two arguments), else None."""
+    if len(statement.targets) != 1 or not isinstance(statement.targets[0], ast.Name):
+        return None
+    call, name = statement.value, statement.targets[0].id
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+            and call.func.id in ("max", "min") and len(call.args) == 2 and not call.keywords):
+        return None
+    for arg in call.args:
+        if isinstance(arg, ast.Name) and arg.id == name:
+            return call.func.id, arg
+    return None
+
+
+def _read_first(statements, name):
+    """Whether, in Python's order of evaluation through `statements`, the first access of
+    `name` is a read (on the path of first appearance; branches in order)."""
+    def first(node):
+        if isinstance(node, ast.Name) and node.id == name:
+            return "store" if isinstance(node.ctx, ast.Store) else "load"
+        if isinstance(node, ast.Assign):
+            return first(node.value) or next(filter(None, map(first, node.targets)), None)
+        if isinstance(node, ast.AugAssign):
+            return first(node.value) or ("load" if isinstance(node.target, ast.Name)
+                                         and node.target.id == name else first(node.target))
+        if isinstance(node, (ast.For, ast.While)):
+            head = first(node.iter) if isinstance(node, ast.For) else first(node.test)
+            return head or (first(node.target) if isinstance(node, ast.For) else None) or \
+                next(filter(None, map(first, node.body + node.orelse)), None)
+        return next(filter(None, map(first, ast.iter_child_nodes(node))), None)
+
+    return next(filter(None, map(first, statements)), None) == "load"
 
 
 def _assigned_in(statements):

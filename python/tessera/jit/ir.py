@@ -473,8 +473,8 @@ class ParallelRange:
     tessera's thread pool. Each chunk has its own copy of the `privates` (every variable
     the body assigns) and of each reduction variable, which starts at its op's identity;
     after the loop the chunks' partial results are combined into the variable in chunk
-    order (`reductions`: (name, "add" or "multiply")). The body neither breaks nor
-    returns."""
+    order (`reductions`: (name, "add", "multiply", "max" or "min"; max and min start from
+    the value before the loop)). The body neither breaks nor returns."""
     var: str
     start: object
     stop: object

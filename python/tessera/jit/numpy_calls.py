@@ -119,8 +119,7 @@ class NumpyCalls:
     def integer_range(self, node, state, start, stop, step):
         """random.randrange / np.random.randint: int64 arithmetic, the result in the
         widest of the bounds' integer types (Numba's)."""
-        bits = max(int(b.type[-2:]) if b.type[-2:].isdigit() else int(b.type[-1])
-                   for b in (start, stop, step))
+        bits = max(8 * np.dtype(b.type).itemsize for b in (start, stop, step))
         signed = any(not T.is_unsigned(b.type) for b in (start, stop, step))
         t = f"{'' if signed else 'u'}int{bits}"
         call = ir.RuntimeCall("random_range", [
@@ -135,14 +134,19 @@ class NumpyCalls:
         dims = self.shape(node, size_node, what)
         return self.lo.arrays.filled(node, dims, dtype, lambda _: element())
 
+    def seed(self, node, what, state, parameter):
+        """random.seed(a) / np.random.seed(seed): Knuth's seeding of the low 32 bits."""
+        a = self.arguments(node, what, (parameter,), 1)
+        seed = self.integer(node, a[parameter], f"{what}'s argument")
+        return ir.RuntimeCall("random_seed", [_state(state), self.lo.cast(seed, "uint32")],
+                              T.NONE)
+
     def random_module(self, node, name):
         """random.<name>(...) of Python's random module."""
         lo = self.lo
         what = f"random.{name}"
         if name == "seed":
-            a = self.arguments(node, what, ("a",), 1)
-            seed = self.integer(node, a["a"], "random.seed's argument")
-            return ir.RuntimeCall("random_seed", [_state(_PY), lo.cast(seed, "uint32")], T.NONE)
+            return self.seed(node, what, _PY, "a")
         if name == "random":
             self.arguments(node, what, ())
             return ir.RuntimeCall("random_double", [_state(_PY)], "float64")
@@ -178,9 +182,7 @@ class NumpyCalls:
         lo = self.lo
         what = f"np.random.{name}"
         if name == "seed":
-            a = self.arguments(node, what, ("seed",), 1)
-            seed = self.integer(node, a["seed"], "np.random.seed's argument")
-            return ir.RuntimeCall("random_seed", [_state(_NP), lo.cast(seed, "uint32")], T.NONE)
+            return self.seed(node, what, _NP, "seed")
         draw = lambda: ir.RuntimeCall("random_double", [_state(_NP)], "float64")  # noqa: E731
         gauss = lambda: ir.RuntimeCall("random_gauss", [_state(_NP)], "float64")  # noqa: E731
         if name in ("random", "random_sample", "sample", "ranf"):
