@@ -327,6 +327,7 @@ class HostDispatcher {
     switch (info.kind) {
       case jit::RaiseKind::ZeroDivision: PyErr_SetString(PyExc_ZeroDivisionError, message.c_str()); break;
       case jit::RaiseKind::Value: PyErr_SetString(PyExc_ValueError, message.c_str()); break;
+      case jit::RaiseKind::Index: PyErr_SetString(PyExc_IndexError, message.c_str()); break;
       case jit::RaiseKind::Memory:
         if (code == 4) {  // the arena's own limit, not the allocator's
           PyErr_SetString(PyExc_MemoryError, ("[jit] " + message).c_str());

@@ -8,7 +8,7 @@
 
 namespace tessera::jit {
 
-enum class RaiseKind { ZeroDivision, Value, Memory, Unknown };
+enum class RaiseKind { ZeroDivision, Value, Index, Memory, Unknown };
 
 struct RaiseInfo {
   RaiseKind kind;
@@ -33,6 +33,7 @@ inline RaiseInfo raise_info(int code) {
     case 14: return {RaiseKind::Value, "total size of new array must be unchanged"};
     case 15: return {RaiseKind::Value, "can only specify one unknown dimension"};
     case 16: return {RaiseKind::Value, "matmul: Input operand 1 has a mismatch in its core dimension 0"};
+    case 17: return {RaiseKind::Index, "boolean index did not match indexed array"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

@@ -158,6 +158,7 @@ enum class Raise : int {
   ReshapeSize = 14,       // ValueError: total size of new array must be unchanged
   ReshapeUnknown = 15,    // ValueError: can only specify one unknown dimension
   MatmulShape = 16,       // ValueError: matmul: ... mismatch in its core dimension
+  MaskShape = 17,         // IndexError: boolean index did not match indexed array
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
@@ -772,6 +773,27 @@ T dot(const A& a, const B& b, const char* dtype) {
   matmul_service(dtype, 1, a.data, shape_a, strides_a, 1, b.data, shape_b, strides_b,
                  reinterpret_cast<char*>(&result));
   return result;
+}
+
+// np.sort of a new 1-d array, in place: NaNs last, as NumPy's.
+template <class A>
+void sort_in_place(const A& a) {
+  using T = typename A::Element;
+  T* first = reinterpret_cast<T*>(a.data);
+  std::sort(first, first + a.shape[0], [](const T& x, const T& y) {
+    return x < y || (y != y && x == x);
+  });
+}
+
+// np.argsort of a 1-d array into `order` (0, 1, ... n-1 on entry): stable, NaNs last.
+template <class O, class A>
+void argsort_into(const O& order, const A& a) {
+  using T = typename A::Element;
+  long long* first = reinterpret_cast<long long*>(order.data);
+  std::stable_sort(first, first + order.shape[0], [&](long long i, long long j) {
+    const T x = a(i), y = a(j);
+    return x < y || (y != y && x == x);
+  });
 }
 
 // The array an entry point returns, as a block the caller will own: the array itself when

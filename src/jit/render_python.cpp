@@ -91,7 +91,8 @@ std::string render_python_host(std::string_view ir_text, ErrorModel errors, bool
   // Before everything, so that the functors inlined into the functions compile alike (GCC
   // does not inline across different optimization options).
   std::string s = fast_math ? "#pragma GCC optimize(\"fast-math\", \"fp-contract=fast\")\n" : "";
-  s += "#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n" +
+  s += "#include <algorithm>\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n"
+       "#include <cstring>\n" +
        kernel_functors_text();
   for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
     s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +

@@ -680,3 +680,60 @@ def sum_of_cube(a):
 
 def test_a_sum_along_an_axis_of_three_dimensions():
     same(*both(sum_of_cube, np.arange(24.0).reshape(2, 3, 4)))
+
+
+# --- sorting, running sums, clip, boolean masks, augmented element updates --------------------
+
+_WITH_NAN = np.array([3.0, np.nan, -1.0, 7.0, 2.0, -1.0])
+
+
+def orderings(a):
+    return (np.sort(a), np.argsort(a), np.cumsum(a), a.cumprod(), np.clip(a, 0.0, 5.0),
+            a[a > 1.0], np.cumsum(np.arange(5) > 2), np.cumsum(np.arange(6).reshape(2, 3)))
+
+
+def sorted_in_place_and_masked(a):
+    b = a.copy()
+    b.sort()
+    b[b > 2.0] = 0.0
+    return b
+
+
+@pytest.mark.parametrize("a", [_WITH_NAN, _WITH_NAN[::-1], np.arange(7.0)[::2],
+                               np.array([], dtype=float)])
+def test_sort_cumsum_clip_and_masks(a):
+    ours, theirs = both(orderings, a)
+    for o, t in zip(ours, theirs):
+        assert o.dtype == t.dtype
+        np.testing.assert_array_equal(o, t)
+    ours, theirs = both(sorted_in_place_and_masked, a)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def two_d_mask(a):
+    return a[a > 3]
+
+
+def mask_of_another_shape(a, m):
+    return a[m]
+
+
+def test_masks_of_n_dimensional_arrays():
+    # NumPy is the oracle: Numba takes one-dimensional masks only.
+    a = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(tp.jit(two_d_mask)(a), a[a > 3])
+    np.testing.assert_array_equal(tp.jit(two_d_mask)(a.T), a.T[a.T > 3])
+    with pytest.raises(IndexError, match="boolean index"):
+        tp.jit(mask_of_another_shape)(np.ones(3), np.ones(4, bool))
+
+
+def histogram_of_draws(n, seed):
+    counts = np.zeros(n, np.int64)
+    np.random.seed(seed)
+    for _ in range(1000):
+        counts[np.random.randint(n)] += 1  # the index is drawn once
+    return counts
+
+
+def test_an_augmented_element_update_evaluates_its_index_once():
+    same(*both(histogram_of_draws, 5, 1))

@@ -47,8 +47,10 @@ REDUCTIONS = ("sum", "prod", "min", "max", "mean", "var", "std", "any", "all", "
               "argmax")
 # np.<name>(a) -> the method it is.
 NUMPY_FUNCTIONS = {**{r: r for r in REDUCTIONS}, "amin": "min", "amax": "max", "copy": "copy",
-                   "reshape": "reshape", "ravel": "ravel"}
-METHODS = REDUCTIONS + ("copy", "astype", "reshape", "ravel", "flatten")
+                   "reshape": "reshape", "ravel": "ravel", "cumsum": "cumsum",
+                   "cumprod": "cumprod", "sort": "sorted", "argsort": "argsort"}
+METHODS = REDUCTIONS + ("copy", "astype", "reshape", "ravel", "flatten", "cumsum", "cumprod",
+                       "sort", "argsort")
 
 # pyjit::Raise codes (src/jit/python_raise.h).
 _EMPTY_REDUCTION = {"max": 8, "min": 9, "argmax": 10, "argmin": 11}
@@ -316,6 +318,131 @@ class ArrayLowering:
         self.lo.prelude.append(ir.Assign(name, ir.Matmul(a, b, rt)))
         return ir.Var(name, rt)
 
+    def masked(self, node, array, mask):
+        """a[mask] of a boolean array of a's shape: a new 1-d array of the elements where
+        the mask is true, in C order."""
+        lo = self.lo
+        m = self.leaf(node, mask)
+        if m.dtype != "bool":
+            raise lo.error(node, f"indexing with an array of {m.dtype} is not supported yet "
+                                 "(a boolean mask is)")
+        if m.ndim != array.type.ndim:
+            raise lo.error(node, f"a {m.ndim}-d boolean index of a {array.type.ndim}-d array")
+        a = self.array_value(node, array)
+        m = self.leaf(node, self.array_value(node, mask))
+        mask_var = m.leaves[0]
+        self.check_mask_shape(a, mask_var)
+        dims = [self.bind("dim", ir.Shape(a, k)) for k in range(a.type.ndim)]
+        count = self.bind("count", ir.Const(0, "int64"))
+        lo.prelude.extend(self.loops(m, dims, lambda x, _: [
+            ir.If(x, [ir.Assign(count.name, ir.Binary("add", count, ir.Const(1, "int64"),
+                                                      "int64"))], [])]))
+        t = T.ArrayType(a.type.dtype, 1, "C")
+        name = self.temp("array", t)
+        out = ir.Var(name, t)
+        lo.prelude.append(ir.Release(name))
+        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", [count], t)))
+        at = self.bind("at", ir.Const(0, "int64"))
+        both = self.elementwise(node, [a, mask_var], lambda xs: ir.MakeTuple(
+            xs, T.TupleType((a.type.dtype, "bool"))), a.type.dtype)
+
+        def take(pair, _):
+            value = ir.TupleGet(pair, 0, a.type.dtype)
+            return [ir.If(ir.TupleGet(pair, 1, "bool"), [
+                ir.Store(out, [at], value, True),
+                ir.Assign(at.name, ir.Binary("add", at, ir.Const(1, "int64"), "int64"))], [])]
+
+        lo.prelude.extend(self.loops(both, dims, take))
+        return out
+
+    def assign_masked(self, node, array, mask, value):
+        """a[mask] = number: the elements where the mask is true set, in place."""
+        lo = self.lo
+        if array.type.readonly:
+            raise lo.error(node, "assigning into a read-only array")
+        if is_array(value) or not T.is_scalar(value.type):
+            raise lo.error(node, "a[mask] = ... takes a number here (arrays are not "
+                                 "supported yet)")
+        if T.kind(value.type) == "c" and T.kind(array.type.dtype) != "c":
+            raise lo.error(node, f"cannot assign {value.type} values to a {array.type.dtype} array")
+        if self.leaf(node, mask).dtype != "bool":
+            raise lo.error(node, "indexing with a non-boolean array is not supported yet")
+        a = self.array_value(node, array)
+        mask_var = self.array_value(node, mask)
+        if mask_var.type.ndim != a.type.ndim:
+            raise lo.error(node, f"a {mask_var.type.ndim}-d boolean index of a "
+                                 f"{a.type.ndim}-d array")
+        self.check_mask_shape(a, mask_var)
+        v = self.scalar(lo.cast(value, a.type.dtype))
+        dims = [self.bind("dim", ir.Shape(a, k)) for k in range(a.type.ndim)]
+        m = self.leaf(node, mask_var)
+        return self.loops(m, dims, lambda x, indices: [
+            ir.If(x, [ir.Store(a, list(indices), v, True)], [])])
+
+    def check_mask_shape(self, a, mask):
+        for k in range(a.type.ndim):
+            self.lo.prelude.append(ir.If(ir.Compare("ne", ir.Shape(a, k), ir.Shape(mask, k)),
+                                         [ir.Raise(17)], []))
+
+    def cumulative(self, node, how, value):
+        """np.cumsum / np.cumprod: the running sum or product in C order, 1-d, in sum's
+        type."""
+        lo = self.lo
+        e = self.leaf(node, value)
+        dtype = e.dtype
+        t = ("int64" if dtype == "bool" or T.kind(dtype) == "i" and not T.is_unsigned(dtype)
+             else "uint64" if T.is_unsigned(dtype) else dtype)
+        dims = self.extents(e)
+        rt = T.ArrayType(t, 1, "C")
+        name = self.temp("array", rt)
+        out = ir.Var(name, rt)
+        lo.prelude.append(ir.Release(name))
+        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", [self.size(dims)], rt)))
+        acc = self.bind("acc", _number(0 if how == "cumsum" else 1, t))
+        at = self.bind("at", ir.Const(0, "int64"))
+        op = "add" if how == "cumsum" else "multiply"
+        lo.prelude.extend(self.loops(e, dims, lambda x, _: [
+            ir.Assign(acc.name, ir.Binary(op, acc, lo.cast(x, t), t)),
+            ir.Store(out, [at], acc, True),
+            ir.Assign(at.name, ir.Binary("add", at, ir.Const(1, "int64"), "int64"))]))
+        return out
+
+    def sorted(self, node, value, in_place=False):
+        """np.sort(a) of a 1-d array (a sorted copy; a.sort() sorts a itself), NaNs last."""
+        lo = self.lo
+        if (value.ndim if isinstance(value, ArrayExpr) else value.type.ndim) != 1:
+            raise lo.error(node, "sort of arrays of other than one dimension is not "
+                                 "supported yet")
+        if T.is_complex(dtype_of(value)):
+            raise lo.error(node, "sorting complex numbers is not supported yet")
+        if in_place:
+            target = self.array_value(node, value)
+            if target.type.readonly:
+                raise lo.error(node, "sorting a read-only array")
+            if target.type.layout != "C":
+                target = self.materialize(node, self.converted(node, target, target.type.dtype))
+                lo.prelude.append(ir.Evaluate(ir.RuntimeCall("sort_in_place", [target], T.NONE)))
+                lo.prelude.append(ir.AssignArray(self.array_value(node, value), target))
+                return ir.Const(0, "int64")
+            lo.prelude.append(ir.Evaluate(ir.RuntimeCall("sort_in_place", [target], T.NONE)))
+            return ir.Const(0, "int64")
+        copy = self.materialize(node, self.converted(node, value, dtype_of(value)))
+        lo.prelude.append(ir.Evaluate(ir.RuntimeCall("sort_in_place", [copy], T.NONE)))
+        return copy
+
+    def argsort(self, node, value):
+        """np.argsort(a) of a 1-d array: int64 indices, stable, NaNs last."""
+        lo = self.lo
+        if (value.ndim if isinstance(value, ArrayExpr) else value.type.ndim) != 1:
+            raise lo.error(node, "argsort of arrays of other than one dimension is not "
+                                 "supported yet")
+        if T.is_complex(dtype_of(value)):
+            raise lo.error(node, "sorting complex numbers is not supported yet")
+        a = self.array_value(node, value)
+        order = self.filled(node, [ir.Shape(a, 0)], "int64", lambda i: i[0])
+        lo.prelude.append(ir.Evaluate(ir.RuntimeCall("argsort_into", [order, a], T.NONE)))
+        return order
+
     def sum_axis(self, node, value, axis):
         """a.sum(axis=k): the sums along one axis, each in index order (Numba's), in sum's
         type."""
@@ -485,6 +612,7 @@ def _uses(node, out):
 # Where an array variable may appear without anything keeping a reference to it past the
 # statement: (node class, field).
 _BORROWING = {(ir.Load, "array"), (ir.Store, "array"), (ir.Address, "array"),
+              (ir.RuntimeCall, "args"),
               (ir.Shape, "array"), (ir.AssignArray, "view"), (ir.AssignArray, "value"),
               (ir.CallFunction, "args"), (ir.Return, "value"), (ir.Matmul, "a"),
               (ir.Matmul, "b")}

@@ -387,11 +387,17 @@ class Lowering:
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if any(isinstance(i, ast.Slice) for i in items):
             return self.view(node, array, items)
-        if len(items) == 1 and array.type.ndim > 1:
-            value = self.expr(items[0])
-            if not isinstance(value.type, T.TupleType):  # a[i] of a 2-d array: its row
-                return self.view(node, array, items, [value])
-        indices = self.indices(node, array)
+        if len(items) == 1:
+            value = self.operand(items[0])
+            if is_array(value):
+                return self.arrays.masked(node, array, value)
+            if array.type.ndim > 1 and not isinstance(value.type, T.TupleType):
+                return self.view(node, array, items, [value])  # a[i] of a 2-d array: its row
+            indices = self.checked_indices(node, array, (
+                [ir.TupleGet(value, k, t) for k, t in enumerate(value.type.items)]
+                if isinstance(value.type, T.TupleType) else [value]))
+        else:
+            indices = self.indices(node, array)
         return ir.Load(array, indices, array.type.dtype, self.direct(indices))
 
     def view(self, node, array, items, values=None):
@@ -484,6 +490,10 @@ class Lowering:
             value = self.expr(index_node)
             values = ([ir.TupleGet(value, k, t) for k, t in enumerate(value.type.items)]
                       if isinstance(value.type, T.TupleType) else [value])
+        return self.checked_indices(node, array, values)
+
+    def checked_indices(self, node, array, values):
+        """`values`, one integer per dimension of `array`, as int64 indices."""
         if len(values) != array.type.ndim:
             raise self.error(node, f"{len(values)} indices for a {array.type.ndim}-d array "
                                    "(slices and partial indexing are not supported yet)")
@@ -531,6 +541,15 @@ class Lowering:
                 raise self.error(node, f"np.{func.attr}() of a {owner.type} is not supported")
             return self.array_method(node, array_exprs.NUMPY_FUNCTIONS[func.attr], owner,
                                      node.args[1:], node.keywords, f"np.{func.attr}")
+        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
+                and func.attr == "clip":
+            if len(node.args) != 3 or node.keywords:
+                raise self.error(node, "np.clip takes an array, a lower and an upper bound")
+            a, low, high = [self.operand(v) for v in node.args]
+            if not is_array(a):
+                raise self.error(node, f"np.clip takes an array, not a {a.type}")
+            return self.arrays.ufunc(node, np.minimum, [
+                self.arrays.ufunc(node, np.maximum, [a, low]), high])
         if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
                 and func.attr == "dot":
             if len(node.args) != 2 or node.keywords:
@@ -612,6 +631,12 @@ class Lowering:
                                    "out= are not supported yet)")
         if name in ("ravel", "flatten"):
             return self.arrays.flattened(node, owner, copy=name == "flatten")
+        if name in ("cumsum", "cumprod"):
+            return self.arrays.cumulative(node, name, owner)
+        if name in ("sort", "sorted"):  # a.sort() in place; np.sort(a) a sorted copy
+            return self.arrays.sorted(node, owner, in_place=name == "sort")
+        if name == "argsort":
+            return self.arrays.argsort(node, owner)
         if name == "copy":
             return self.arrays.converted(node, owner, array_exprs.dtype_of(owner))
         return self.arrays.reduce(node, name, owner)
@@ -880,12 +905,27 @@ class Lowering:
                 raise self.error(node, f"assigning into a {array.type}")
             if array.type.readonly:
                 raise self.error(node, "assigning into a read-only array")
-            view = self.subscript_view(target, array)
-            if view is not None:
-                return [self.assign_array(node, view, value)]
+            indices = None
+            if not isinstance(target.slice, (ast.Tuple, ast.Slice)):  # evaluated once
+                index = self.operand(target.slice)
+                if is_array(index):  # a[mask] = value
+                    return self.arrays.assign_masked(node, array, index, value)
+                if isinstance(index.type, T.TupleType):
+                    indices = self.checked_indices(node, array, [
+                        ir.TupleGet(index, k, t) for k, t in enumerate(index.type.items)])
+                elif array.type.ndim > 1:  # a[i] = ... of a 2-d array: its row
+                    view = self.view(target, array, [target.slice], [index])
+                    return [self.assign_array(node, view, value)]
+                else:
+                    indices = self.checked_indices(node, array, [index])
+            else:
+                view = self.subscript_view(target, array)
+                if view is not None:
+                    return [self.assign_array(node, view, value)]
             if not T.is_scalar(value.type):
                 raise self.error(node, f"storing a {value.type} into an array element")
-            indices = self.indices(target, array)
+            if indices is None:
+                indices = self.indices(target, array)
             return [ir.Store(array, indices, self.cast(value, array.type.dtype),
                              self.direct(indices))]
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -966,11 +1006,43 @@ class Lowering:
         return self.store_to(node, node.target, self.expr(node.value))
 
     def stmt_AugAssign(self, node):
-        current = self.expr(node.target)
+        target = node.target
+        items = target.slice.elts if isinstance(target, ast.Subscript) \
+            and isinstance(target.slice, ast.Tuple) else [getattr(target, "slice", None)]
+        if isinstance(target, ast.Subscript) and not any(isinstance(i, ast.Slice) for i in items):
+            return self.augment_subscript(node, target, items)
+        current = self.expr(target)
         if isinstance(current.type, T.ArrayType):
             return self.augment_array(node, current)
         value = self.binary(node, type(node.op), current, self.operand(node.value))
         return self.store_to(node, node.target, value)
+
+    def augment_subscript(self, node, target, items):
+        """`a[i, j] op= value` and `a[i] op= row`: the array and its indices evaluated once
+        (as Python evaluates them), the element read and written at the same place."""
+        array = self.expr(target.value)
+        if not isinstance(array.type, T.ArrayType):
+            raise self.error(node, f"assigning into a {array.type}")
+        if len(items) == 1:
+            index = self.operand(items[0])
+            if is_array(index):
+                raise self.error(node, "a[mask] op= value is not supported yet (write "
+                                       "a[mask] = a[mask] op value)")
+            values = ([ir.TupleGet(index, k, t) for k, t in enumerate(index.type.items)]
+                      if isinstance(index.type, T.TupleType) else [index])
+        else:
+            values = [self.expr(i) for i in items]
+        if len(values) < array.type.ndim:  # a row (or plane): a view updated in place
+            return self.augment_array(node, self.view(target, array, items, values))
+        if array.type.readonly:
+            raise self.error(node, "assigning into a read-only array")
+        indices = [self.arrays.scalar(i) for i in self.checked_indices(node, array, values)]
+        direct = self.direct(indices)
+        current = ir.Load(array, indices, array.type.dtype, direct)
+        value = self.binary(node, type(node.op), current, self.operand(node.value))
+        if not T.is_scalar(value.type):
+            raise self.error(node, f"storing a {value.type} into an array element")
+        return [ir.Store(array, indices, self.cast(value, array.type.dtype), direct)]
 
     def augment_array(self, node, target):
         """`a op= value` of an array: in place, as NumPy's `a op= b` (the result converted

@@ -222,6 +222,8 @@ namespace {
       throw FloatingPointError(message);
     case jit::RaiseKind::Value:
       throw ValueError(message);
+    case jit::RaiseKind::Index:
+      throw IndexError(message);
     case jit::RaiseKind::Memory:
       throw OutOfMemoryError(message);
     case jit::RaiseKind::Unknown:
