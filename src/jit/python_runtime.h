@@ -584,9 +584,13 @@ inline RandomStates random_states = nullptr;
 
 inline RandomState& random_state(int which) {
   static_assert(sizeof(RandomState) <= 4096, "tessera hands out 4 KiB per state");
-  if (random_states) return *static_cast<RandomState*>(random_states(which));
-  static thread_local RandomState own[2] = {};
-  return own[which];
+  static thread_local RandomState* found[2] = {nullptr, nullptr};  // asked once per thread
+  RandomState*& state = found[which];
+  if (state == nullptr) {
+    static thread_local RandomState own[2] = {};
+    state = random_states ? static_cast<RandomState*>(random_states(which)) : &own[which];
+  }
+  return *state;
 }
 
 inline void random_seed(int which, unsigned int seed) {
@@ -601,8 +605,7 @@ inline void random_seed(int which, unsigned int seed) {
   s.initialized = 1;
 }
 
-inline unsigned int random_u32(int which) {
-  RandomState& s = random_state(which);
+inline unsigned int random_u32(RandomState& s, int which) {
   if (!s.initialized) {  // no seed yet: the system's entropy (Numba reads os.urandom)
     unsigned int seed = static_cast<unsigned int>(reinterpret_cast<uintptr_t>(&s));
     if (FILE* f = std::fopen("/dev/urandom", "rb")) {
@@ -635,9 +638,13 @@ inline unsigned int random_u32(int which) {
   return y;
 }
 
+inline unsigned int random_u32(int which) { return random_u32(random_state(which), which); }
+
 // A double in [0, 1) from 53 random bits.
 inline double random_double(int which) {
-  const unsigned int a = random_u32(which) >> 5, b = random_u32(which) >> 6;
+  RandomState& s = random_state(which);
+  const unsigned int a = random_u32(s, which) >> 5;
+  const unsigned int b = random_u32(s, which) >> 6;
   return (a * 67108864.0 + b) / 9007199254740992.0;
 }
 

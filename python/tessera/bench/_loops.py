@@ -2,6 +2,7 @@
 compiled by tessera.jit and by numba.njit from this very source (cases.py, peers.py)."""
 
 import math
+import random
 
 import numpy as np
 
@@ -29,6 +30,18 @@ def array_expression(x, y):
 def squared_distance(x, y):
     """A reduction of an array expression inside a jit function."""
     return ((x - y) ** 2).sum()
+
+
+def monte_carlo_pi(nsamples):
+    """Numba's front-page example: Python's random module inside the loop."""
+    random.seed(0)
+    acc = 0
+    for i in range(nsamples):
+        x = random.random()
+        y = random.random()
+        if (x ** 2 + y ** 2) < 1.0:
+            acc += 1
+    return 4.0 * acc / nsamples
 
 
 def sin_loop(x, out):

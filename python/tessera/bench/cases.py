@@ -326,6 +326,13 @@ def _vectorize_case(name, size, make_inputs, function, program, numpy_f, **kwarg
     return Case(name, size, make_inputs, run, group="jit", **kwargs)
 
 
+def _monte_carlo_pi_numpy(n):
+    """The same estimate vectorized (other random numbers: it agrees within its error)."""
+    rng = np.random.default_rng(0)
+    x, y = rng.random(n), rng.random(n)
+    return 4.0 * np.count_nonzero(x * x + y * y < 1.0) / n
+
+
 def _soft_threshold_numpy(x, t):
     return np.where(x > t, x - t, np.where(x < -t, x + t, 0.0))
 
@@ -368,6 +375,8 @@ def jit_cases(quick):
         _jit_case("jit: ((x - y) ** 2).sum()", f"{n:.0e}", _vectors(n, 2),
                   _loops.squared_distance, None, _loops.squared_distance, rtol=1e-9,
                   bytes_moved=16 * n),
+        _jit_case("jit: monte_carlo_pi", f"{n:.0e}", lambda rng: (n,), _loops.monte_carlo_pi,
+                  None, _monte_carlo_pi_numpy, rtol=1e-2),
         _jit_case("jit: math.sin loop", f"{n:.0e}", _vector(n), _loops.sin_loop,
                   lambda x: x.shape, np.sin, rtol=1e-15, bytes_moved=16 * n),
         _jit_case("jit: 3x3 smoothing loops", f"{side}x{side}", _square(side), _loops.smooth_loop,
