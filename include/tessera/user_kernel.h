@@ -75,7 +75,10 @@ class ElementwiseKernel {
 
  private:
   struct Prepared;
-  Prepared prepare(std::vector<KernelArg> args, std::optional<int64_t> size) const;
+  // launching: false for source_for, which only renders (outputs are not made writable,
+  // so asking for the source evaluates nothing pending on them).
+  Prepared prepare(std::vector<KernelArg> args, std::optional<int64_t> size,
+                   bool launching = true) const;
   std::string render(const Prepared& p) const;
 
   std::vector<KernelParam> in_, out_;

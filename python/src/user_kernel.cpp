@@ -73,9 +73,13 @@ void bind_user_kernels(nb::module_& m) {
                           std::optional<int64_t> size, int block_size,
                           std::optional<int> stream_device, uintptr_t stream_handle) {
         std::vector<KernelArg> a = kernel_args(args, "ElementwiseKernel " + k.name());
-        return wrap_all(without_gil([&] {
+        const bool outputs_given = a.size() == static_cast<size_t>(k.nin() + k.nout());
+        std::vector<Array> outs = without_gil([&] {
           return k(std::move(a), size, launch_options(block_size, stream_device, stream_handle));
-        }));
+        });
+        // Outputs the caller gave are returned as the caller's own objects (Python side):
+        // no wrapper is made for them.
+        return outputs_given ? nb::object(nb::none()) : nb::object(wrap_all(std::move(outs)));
       }, nb::arg("args"), nb::arg("size").none(), nb::arg("block_size"),
          nb::arg("stream_device").none(), nb::arg("stream_handle"))
       .def("source", [](const ElementwiseKernel& k, nb::sequence args,

@@ -40,7 +40,8 @@ ElementwiseKernel::ElementwiseKernel(const std::string& in_params, const std::st
 }
 
 ElementwiseKernel::Prepared ElementwiseKernel::prepare(std::vector<KernelArg> args,
-                                                       std::optional<int64_t> size) const {
+                                                       std::optional<int64_t> size,
+                                                       bool launching) const {
   const std::string& api = api_;
   const size_t nin = in_.size(), nargs = in_.size() + out_.size();
   if (args.size() != nin && args.size() != nargs) {
@@ -93,7 +94,7 @@ ElementwiseKernel::Prepared ElementwiseKernel::prepare(std::vector<KernelArg> ar
                          "' has shape " + o.shape().str() + " where the arguments broadcast to " +
                          shape.str());
       }
-      o.require_writeable(api.c_str());
+      if (launching) o.require_writeable(api.c_str());
       p.outputs.push_back(o);
     }
   }
@@ -172,7 +173,7 @@ std::vector<Array> ElementwiseKernel::operator()(std::vector<KernelArg> args,
 
 std::string ElementwiseKernel::source_for(std::vector<KernelArg> args,
                                           std::optional<int64_t> size) const {
-  return render(prepare(std::move(args), size));
+  return render(prepare(std::move(args), size, /*launching=*/false));
 }
 
 }  // namespace tessera
