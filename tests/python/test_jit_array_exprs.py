@@ -737,3 +737,40 @@ def histogram_of_draws(n, seed):
 
 def test_an_augmented_element_update_evaluates_its_index_once():
     same(*both(histogram_of_draws, 5, 1))
+
+
+# --- transpose, diff, outer, median, unique ---------------------------------------------------
+
+def shaped(a, b):
+    return (a.transpose(), np.transpose(a), np.diff(b), np.diff(a), np.outer(b, b[::-1]),
+            np.median(a), np.median(b[::2]), np.unique(b * 0 + np.floor(b / 2)))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int32])
+def test_transpose_diff_outer_median_unique(dtype):
+    a = (np.arange(12) % 5).astype(dtype).reshape(3, 4)
+    b = np.array([3, 1, 4, 1, 5, 9, 2, 6], dtype=dtype)
+    same(*both(shaped, a, b))
+
+
+def middle(a):
+    return np.median(a)
+
+
+@pytest.mark.parametrize("a", [np.array([1.0, np.nan, 3.0]), np.array([2.0, 1.0]),
+                               np.array([5.0])])
+def test_median_of_nan_even_and_single(a):
+    same(*both(middle, a))
+
+
+def test_median_of_nothing_is_nan():
+    assert math.isnan(tp.jit(middle)(np.ones(0)))
+
+
+def bool_diff(a):
+    return np.diff(a)
+
+
+def test_diff_of_bools_is_not_equal_as_numpy():
+    a = np.array([True, True, False, True])
+    np.testing.assert_array_equal(tp.jit(bool_diff)(a), np.diff(a))

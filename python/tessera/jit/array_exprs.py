@@ -48,9 +48,11 @@ REDUCTIONS = ("sum", "prod", "min", "max", "mean", "var", "std", "any", "all", "
 # np.<name>(a) -> the method it is.
 NUMPY_FUNCTIONS = {**{r: r for r in REDUCTIONS}, "amin": "min", "amax": "max", "copy": "copy",
                    "reshape": "reshape", "ravel": "ravel", "cumsum": "cumsum",
-                   "cumprod": "cumprod", "sort": "sorted", "argsort": "argsort"}
+                   "cumprod": "cumprod", "sort": "sorted", "argsort": "argsort",
+                   "transpose": "transpose", "diff": "diff", "median": "median",
+                   "unique": "unique"}
 METHODS = REDUCTIONS + ("copy", "astype", "reshape", "ravel", "flatten", "cumsum", "cumprod",
-                       "sort", "argsort")
+                       "sort", "argsort", "transpose")
 
 # pyjit::Raise codes (src/jit/python_raise.h).
 _EMPTY_REDUCTION = {"max": 8, "min": 9, "argmax": 10, "argmin": 11}
@@ -442,6 +444,94 @@ class ArrayLowering:
         order = self.filled(node, [ir.Shape(a, 0)], "int64", lambda i: i[0])
         lo.prelude.append(ir.Evaluate(ir.RuntimeCall("argsort_into", [order, a], T.NONE)))
         return order
+
+    def diff(self, node, value):
+        """np.diff(a): a[..., 1:] - a[..., :-1] (not_equal for bools, as NumPy's)."""
+        a = self.array_value(node, value)
+        if a.type.ndim == 0:
+            raise self.lo.error(node, "np.diff takes an array of at least one dimension")
+        whole = ("slice", None, None, None)
+        view_type = T.ArrayType(a.type.dtype, a.type.ndim, "A", a.type.readonly)
+        later = ir.View(a, [whole] * (a.type.ndim - 1) + [("slice", ir.Const(1, "int64"), None,
+                                                              None)], view_type)
+        earlier = ir.View(a, [whole] * (a.type.ndim - 1) + [("slice", None,
+                                                                ir.Const(-1, "int64"), None)],
+                          view_type)
+        op = np.not_equal if a.type.dtype == "bool" else np.subtract
+        return self.ufunc(node, op, [later, earlier])
+
+    def outer(self, node, a, b):
+        """np.outer(a, b) of two vectors: a new (len(a), len(b)) array of their products."""
+        a, b = self.array_value(node, a), self.array_value(node, b)
+        if a.type.ndim != 1 or b.type.ndim != 1:
+            raise self.lo.error(node, "np.outer takes 1-d arrays here")
+        loop = T.ufunc_loop(np.multiply, [a.type.dtype, b.type.dtype])
+        if loop is None:
+            raise self.lo.error(node, f"np.outer has no loop for {a.type.dtype} and {b.type.dtype}")
+        (ta, tb), t = loop
+        return self.filled(node, [ir.Shape(a, 0), ir.Shape(b, 0)], t, lambda i: ir.Call(
+            "multiply", [self.lo.cast(ir.Load(a, [i[0]], a.type.dtype, True), ta),
+                         self.lo.cast(ir.Load(b, [i[1]], b.type.dtype, True), tb)], t))
+
+    def median(self, node, value):
+        """np.median(a) of all elements: the middle of a sorted copy (the mean of the two
+        middle ones for an even count; NaN when one is NaN or there are none)."""
+        lo = self.lo
+        if T.is_complex(dtype_of(value)):
+            raise lo.error(node, "the median of complex numbers is not supported")
+        t = "float64" if T.kind(dtype_of(value)) in "bi" else dtype_of(value)
+        ordered = self.sorted(node, self.flattened(node, value, copy=True))
+        n = self.bind("count", ir.Shape(ordered, 0))
+        half = ir.Binary("floor_divide", n, ir.Const(2, "int64"), "int64")
+        upper = lo.cast(ir.Load(ordered, [half], dtype_of(value), True), t)
+        lower = lo.cast(ir.Load(ordered, [ir.Binary("subtract", half, ir.Const(1, "int64"),
+                                                    "int64")], dtype_of(value), True), t)
+        odd = ir.Compare("eq", ir.Binary("remainder", n, ir.Const(2, "int64"), "int64"),
+                         ir.Const(1, "int64"))
+        middle = ir.Select(odd, upper, ir.Binary("multiply", ir.Binary("add", lower, upper, t),
+                                                  _number(0.5, t), t), t)
+        last = lo.cast(ir.Load(ordered, [ir.Binary("subtract", n, ir.Const(1, "int64"),
+                                                   "int64")], dtype_of(value), True), t)
+        result = self.bind("median", _number(math.nan, t))
+        lo.prelude.append(ir.If(ir.Compare("gt", n, ir.Const(0, "int64")), [
+            ir.Assign(result.name, ir.Select(ir.Compare("ne", last, last), last, middle, t))],
+            []))
+        return result
+
+    def unique(self, node, value):
+        """np.unique(a): the sorted distinct elements, 1-d (NaNs, unequal to each other,
+        each kept, as in Numba)."""
+        lo = self.lo
+        if T.is_complex(dtype_of(value)):
+            raise lo.error(node, "np.unique of complex numbers is not supported yet")
+        ordered = self.sorted(node, self.flattened(node, value, copy=True))
+        dtype = dtype_of(value)
+        n = self.bind("count", ir.Shape(ordered, 0))
+        distinct = self.bind("distinct", ir.Const(0, "int64"))
+        i = ir.Var(self.temp("i", "int64"), "int64")
+
+        def item(k):
+            return ir.Load(ordered, [k], dtype, True)
+
+        previous = ir.Binary("subtract", i, ir.Const(1, "int64"), "int64")
+        new = ir.Select(ir.Compare("eq", i, ir.Const(0, "int64")), ir.Const(True, "bool"),
+                        ir.Compare("ne", item(previous), item(i)), "bool")
+        count = [ir.ForRange(i.name, ir.Const(0, "int64"), n, ir.Const(1, "int64"), [
+            ir.If(new, [ir.Assign(distinct.name, ir.Binary("add", distinct,
+                                                           ir.Const(1, "int64"), "int64"))],
+                  [])])]
+        lo.prelude.extend(count)
+        t = T.ArrayType(dtype, 1, "C")
+        name = self.temp("array", t)
+        out = ir.Var(name, t)
+        lo.prelude.append(ir.Release(name))
+        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", [distinct], t)))
+        at = self.bind("at", ir.Const(0, "int64"))
+        lo.prelude.append(ir.ForRange(i.name, ir.Const(0, "int64"), n, ir.Const(1, "int64"), [
+            ir.If(new, [ir.Store(out, [at], item(i), True),
+                        ir.Assign(at.name, ir.Binary("add", at, ir.Const(1, "int64"),
+                                                     "int64"))], [])]))
+        return out
 
     def sum_axis(self, node, value, axis):
         """a.sum(axis=k): the sums along one axis, each in index order (Numba's), in sum's

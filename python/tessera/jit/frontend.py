@@ -339,9 +339,7 @@ class Lowering:
                 items = [ir.Shape(value, k) for k in range(value.type.ndim)]
                 return ir.MakeTuple(items, T.TupleType(tuple("int64" for _ in items)))
             if node.attr == "T":
-                t = value.type
-                layout = {"C": "F", "F": "C"}.get(t.layout, "A") if t.ndim > 1 else t.layout
-                return ir.Transpose(value, T.ArrayType(t.dtype, t.ndim, layout, t.readonly))
+                return transposed(value)
         raise self.error(node, f"attribute .{node.attr} of a {value.type} is not supported")
 
     def expr_Tuple(self, node):
@@ -542,6 +540,11 @@ class Lowering:
             return self.array_method(node, array_exprs.NUMPY_FUNCTIONS[func.attr], owner,
                                      node.args[1:], node.keywords, f"np.{func.attr}")
         if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
+                and func.attr == "outer":
+            if len(node.args) != 2 or node.keywords:
+                raise self.error(node, "np.outer takes two arrays")
+            return self.arrays.outer(node, *[self.operand(a) for a in node.args])
+        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
                 and func.attr == "clip":
             if len(node.args) != 3 or node.keywords:
                 raise self.error(node, "np.clip takes an array, a lower and an upper bound")
@@ -633,6 +636,10 @@ class Lowering:
             return self.arrays.flattened(node, owner, copy=name == "flatten")
         if name in ("cumsum", "cumprod"):
             return self.arrays.cumulative(node, name, owner)
+        if name == "transpose":
+            return transposed(self.arrays.array_value(node, owner))
+        if name in ("diff", "median", "unique"):
+            return getattr(self.arrays, name)(node, owner)
         if name in ("sort", "sorted"):  # a.sort() in place; np.sort(a) a sorted copy
             return self.arrays.sorted(node, owner, in_place=name == "sort")
         if name == "argsort":
@@ -1343,6 +1350,13 @@ class FunctionSource:
                     assigned.update(names(target))
         self.loop_only = loop_targets - assigned - set(self.params)
         self.reassigned = (assigned | loop_targets) & set(self.params)
+
+
+def transposed(value):
+    """a.T of an array value: the same memory, dimensions reversed."""
+    t = value.type
+    layout = {"C": "F", "F": "C"}.get(t.layout, "A") if t.ndim > 1 else t.layout
+    return ir.Transpose(value, T.ArrayType(t.dtype, t.ndim, layout, t.readonly))
 
 
 def _extreme_update(statement):
