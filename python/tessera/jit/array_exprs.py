@@ -58,6 +58,14 @@ METHODS = REDUCTIONS + ("copy", "astype", "reshape", "ravel", "flatten", "cumsum
 _EMPTY_REDUCTION = {"max": 8, "min": 9, "argmax": 10, "argmin": 11}
 
 
+def _sum_type(dtype):
+    """The type Numba sums and multiplies elements of `dtype` in: int64 for bools and
+    signed integers, uint64 for unsigned ones, the dtype itself otherwise."""
+    if T.is_unsigned(dtype):
+        return "uint64"
+    return "int64" if dtype == "bool" or T.is_integer(dtype) else dtype
+
+
 def _number(value, t):
     """The constant `value` of scalar type t (a complex one as complex)."""
     return ir.Const(complex(value) if T.is_complex(t) else value, t)
@@ -392,8 +400,7 @@ class ArrayLowering:
         lo = self.lo
         e = self.leaf(node, value)
         dtype = e.dtype
-        t = ("int64" if dtype == "bool" or T.kind(dtype) == "i" and not T.is_unsigned(dtype)
-             else "uint64" if T.is_unsigned(dtype) else dtype)
+        t = _sum_type(dtype)
         dims = self.extents(e)
         rt = T.ArrayType(t, 1, "C")
         name = self.temp("array", rt)
@@ -544,8 +551,7 @@ class ArrayLowering:
             return self.reduce(node, "sum", value)
         axis %= e.ndim
         dtype = e.dtype
-        t = ("int64" if dtype == "bool" or T.kind(dtype) == "i" and not T.is_unsigned(dtype)
-             else "uint64" if T.is_unsigned(dtype) else dtype)
+        t = _sum_type(dtype)
         dims = self.extents(e)
         kept = [d for k, d in enumerate(dims) if k != axis]
         rt = T.ArrayType(t, e.ndim - 1, "C")
@@ -581,8 +587,7 @@ class ArrayLowering:
             e = self.leaf(node, self.materialize(node, e))  # computed once, read twice
         dims = self.extents(e)
         if how in ("sum", "prod"):
-            t = ("int64" if dtype == "bool" or T.kind(dtype) == "i" and not T.is_unsigned(dtype)
-                 else "uint64" if T.is_unsigned(dtype) else dtype)
+            t = _sum_type(dtype)
             acc = self.bind("acc", _number(0 if how == "sum" else 1, t))
             op = "add" if how == "sum" else "multiply"
             lo.prelude.extend(self.loops(e, dims, lambda x, _: [
