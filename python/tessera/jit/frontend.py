@@ -227,7 +227,7 @@ class Lowering:
         value = self.operand(node.operand)
         if isinstance(node.op, ast.Not):
             if isinstance(value, array_exprs.ArrayExpr):
-                raise TypingError(f"the truth of an array is not defined")
+                raise self.error(node, "the truth of an array is not defined")
             return ir.Unary("not", self.truth(value), "bool")
         if is_array(value):
             return self.arrays.ufunc(node, array_exprs.UNARY_UFUNCS[type(node.op)], [value])
@@ -539,38 +539,6 @@ class Lowering:
                 raise self.error(node, f"np.{func.attr}() of a {owner.type} is not supported")
             return self.array_method(node, array_exprs.NUMPY_FUNCTIONS[func.attr], owner,
                                      node.args[1:], node.keywords, f"np.{func.attr}")
-        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
-                and func.attr == "outer":
-            if len(node.args) != 2 or node.keywords:
-                raise self.error(node, "np.outer takes two arrays")
-            return self.arrays.outer(node, *[self.operand(a) for a in node.args])
-        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
-                and func.attr == "clip":
-            if len(node.args) != 3 or node.keywords:
-                raise self.error(node, "np.clip takes an array, a lower and an upper bound")
-            a, low, high = [self.operand(v) for v in node.args]
-            if not is_array(a):
-                raise self.error(node, f"np.clip takes an array, not a {a.type}")
-            return self.arrays.ufunc(node, np.minimum, [
-                self.arrays.ufunc(node, np.maximum, [a, low]), high])
-        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
-                and func.attr == "dot":
-            if len(node.args) != 2 or node.keywords:
-                raise self.error(node, "np.dot takes two arrays")
-            return self.arrays.matmul(node, *[self.operand(a) for a in node.args])
-        if isinstance(func, ast.Attribute) and self.names_module(func.value, np) \
-                and func.attr == "where":
-            if len(node.args) != 3 or node.keywords:
-                raise self.error(node, "np.where takes a condition and two values (the "
-                                       "one-argument form is not supported)")
-            args = [self.operand(a) for a in node.args]
-            if not any(is_array(a) for a in args):
-                raise self.error(node, "np.where of three scalars is not supported (use a "
-                                       "conditional expression)")
-            for a in args:
-                if not (is_array(a) or T.is_scalar(a.type)):
-                    raise self.error(node, f"np.where of a {a.type}")
-            return self.arrays.where(node, *args)
         if node.keywords and not (isinstance(func, ast.Attribute) and func.attr in ARRAY_CREATORS):
             raise self.error(node, "keyword arguments are not supported here")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
@@ -612,7 +580,8 @@ class Lowering:
         return value is module if module is not None else inspect.ismodule(value)
 
     def array_method(self, node, name, owner, args, keywords, spelled=None):
-        """a.<name>(...) (or np.<name>(a, ...)): a reduction, copy() or astype(dtype)."""
+        """a.<name>(...) (or np.<name>(a, ...)): a reduction, a copy, a new shape or order
+        (array_exprs.METHODS)."""
         spelled = spelled or f".{name}"
         if name == "astype":
             if len(args) != 1 or keywords:

@@ -1,5 +1,6 @@
 """NumPy's creation functions that need values (np.arange, np.linspace, np.full,
-np.full_like) and the random numbers of Python's `random` module and NumPy's legacy
+np.full_like), the functions of several arrays and numbers (np.where, np.dot, np.outer,
+np.clip), and the random numbers of Python's `random` module and NumPy's legacy
 np.random inside jit functions, as Numba computes them: the same values and types, and with
 the same seed the same random numbers (the draws are python_runtime.h's, Numba's
 algorithms). Each lowers to the typed IR: a scalar expression, or a new array filled by a
@@ -11,6 +12,7 @@ import numpy as np
 
 from . import ir
 from . import types as T
+from .array_exprs import is_array
 
 # The functions of Python's random module and of np.random that jit functions take.
 RANDOM_FUNCTIONS = ("seed", "random", "uniform", "gauss", "normalvariate", "randint",
@@ -18,6 +20,8 @@ RANDOM_FUNCTIONS = ("seed", "random", "uniform", "gauss", "normalvariate", "rand
 NP_RANDOM_FUNCTIONS = ("seed", "random", "random_sample", "sample", "ranf", "rand", "randn",
                        "standard_normal", "normal", "uniform", "randint")
 CREATORS = ("arange", "linspace", "full", "full_like")
+# np functions of arrays and numbers handled here, by their count of arguments.
+ARRAY_FUNCTIONS = {"where": 3, "dot": 2, "outer": 2, "clip": 3}
 
 _PY, _NP = 0, 1  # the runtime's random states: Python's random module's, np.random's
 
@@ -46,7 +50,34 @@ class NumpyCalls:
             return self.drawn(self.np_random(node, func.attr))
         if lo.names_module(owner, np) and func.attr in CREATORS:
             return self.create(node, func.attr)
+        if lo.names_module(owner, np) and func.attr in ARRAY_FUNCTIONS:
+            return self.array_function(node, func.attr)
         return None
+
+    def array_function(self, node, name):
+        """np.where(c, a, b), np.dot(a, b), np.outer(a, b), np.clip(a, low, high)."""
+        lo = self.lo
+        count = ARRAY_FUNCTIONS[name]
+        if len(node.args) != count or node.keywords:
+            raise lo.error(node, f"np.{name} takes {count} positional arguments here")
+        args = [lo.operand(a) for a in node.args]
+        for a in args:
+            if not (is_array(a) or T.is_scalar(a.type)):
+                raise lo.error(node, f"np.{name} of a {a.type}")
+        if name == "where":
+            if not any(is_array(a) for a in args):
+                raise lo.error(node, "np.where of three scalars is not supported (use a "
+                                     "conditional expression)")
+            return lo.arrays.where(node, *args)
+        if name == "dot":
+            return lo.arrays.matmul(node, *args)
+        if name == "outer":
+            return lo.arrays.outer(node, *args)
+        if not is_array(args[0]):
+            raise lo.error(node, f"np.clip takes an array, not a {args[0].type}")
+        a, low, high = args
+        return lo.arrays.ufunc(node, np.minimum, [lo.arrays.ufunc(node, np.maximum, [a, low]),
+                                                  high])
 
     def drawn(self, value):
         """A scalar draw taken now, in the prelude: draws happen in the order Python
