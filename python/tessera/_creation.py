@@ -322,10 +322,13 @@ def arange(start=None, stop=None, step=None, dtype=None, *, device=None):
     start, stop, step = (v.item() if isinstance(v, ndarray) else v for v in (start, stop, step))
     # The length first: a range past int64 elements is NumPy's ValueError whatever the dtype
     # (a Python int stop past int64 would otherwise be refused as an object dtype).
-    length = max(_arange_length(start, stop, step), 0)
-    if length > INT64_MAX:
+    # NumPy checks the length against intp before it clamps a negative one to 0, so a
+    # range that runs far enough backwards is the same ValueError.
+    length = _arange_length(start, stop, step)
+    if not -INT64_MAX - 1 <= length <= INT64_MAX:
         raise ValueError(f"[arange] Maximum allowed size exceeded ({length} elements; at most "
                          f"{INT64_MAX})")
+    length = max(length, 0)
     if dtype is None:
         dtype = np.result_type(np.intp, *(np.asarray(v).dtype for v in (start, stop, step)))
     dtype = check_dtype(dtype, "arange")

@@ -152,3 +152,12 @@ def test_arange_below_int64(device):
     assert np.arange(SMALL).dtype == object
     with pytest.raises(TypeError, match=r"^\[arange\] unsupported dtype object"):
         tp.arange(SMALL)
+
+
+@pytest.mark.parametrize("stop", [-10**30, 10**30, -2**70], ids=repr)
+def test_arange_lengths_past_int64_either_way(device, stop):
+    # NumPy checks the length against intp before it clamps a negative one to 0.
+    with pytest.raises(ValueError, match="Maximum allowed size exceeded"):
+        np.arange(stop)
+    with pytest.raises(ValueError, match=r"^\[arange\] Maximum allowed size exceeded"):
+        tp.arange(stop)
