@@ -108,9 +108,14 @@ int resolve_loop(Ufunc op, std::span<const Operand> inputs, const UfuncOptions& 
     const Operand& in = inputs[k];
     if (in.kind() == Operand::Kind::WeakInt && (!strong || *strong == DType::Bool)) {
       // A Python int that becomes an array of its own: int64, or uint64 above int64's
-      // range when it is alone; beyond that NumPy cannot convert it.
+      // range when it is alone; beyond that NumPy makes an object array, whose loop calls
+      // the int's own method (TypeError for sin, exp, sqrt ...: int has none). tessera has
+      // no object dtype, so every such call is that TypeError.
       if (info.nin == 1 && in.is_huge_int()) {
-        throw OverflowError(ufunc_prefix(op) + "Python int too large to convert to C long");
+        throw TypeError(ufunc_prefix(op) + "loop of ufunc does not support argument 0 of type "
+                        "int which has no callable " + std::string(info.name) + " method (a "
+                        "Python int beyond int64 and uint64 needs NumPy's object dtype, which "
+                        "tessera does not have)");
       }
       // Next to others NumPy picks the loop as if every Python int were int64; one that is
       // not reaches a float loop as a float, and an integer loop not at all (checked below).

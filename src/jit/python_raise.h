@@ -34,6 +34,7 @@ inline RaiseInfo raise_info(int code) {
     case 15: return {RaiseKind::Value, "can only specify one unknown dimension"};
     case 16: return {RaiseKind::Value, "matmul: Input operand 1 has a mismatch in its core dimension 0"};
     case 17: return {RaiseKind::Index, "boolean index did not match indexed array"};
+    case 18: return {RaiseKind::Value, "all the input array dimensions except for the concatenation axis must match exactly"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

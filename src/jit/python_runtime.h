@@ -159,6 +159,7 @@ enum class Raise : int {
   ReshapeUnknown = 15,    // ValueError: can only specify one unknown dimension
   MatmulShape = 16,       // ValueError: matmul: ... mismatch in its core dimension
   MaskShape = 17,         // IndexError: boolean index did not match indexed array
+  ConcatenateShape = 18,  // ValueError: ... dimensions except for the concatenation axis ...
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)

@@ -765,3 +765,27 @@ def bool_diff(a):
 def test_diff_of_bools_is_not_equal_as_numpy():
     a = np.array([True, True, False, True])
     np.testing.assert_array_equal(tp.jit(bool_diff)(a), np.diff(a))
+
+
+# --- np.concatenate ---------------------------------------------------------------------------
+
+def joined(a, b):
+    return (np.concatenate((a, b)), np.concatenate((a, b * 2, a), axis=1),
+            np.concatenate((a.T, b.T), axis=-1), np.concatenate((a[:1], b.astype(np.int32))))
+
+
+def test_concatenate():
+    a = np.arange(6.0).reshape(2, 3)
+    b = np.arange(6, 12.0).reshape(2, 3)
+    same(*both(joined, a, b))
+
+
+def join_rows(a, b):
+    return np.concatenate((a, b))
+
+
+def test_concatenate_of_mismatched_extents_raises_value_error():
+    with pytest.raises(ValueError, match="except for the concatenation axis"):
+        tp.jit(join_rows)(np.ones((2, 3)), np.ones((2, 4)))
+    with pytest.raises(ValueError):
+        numba.njit(join_rows)(np.ones((2, 3)), np.ones((2, 4)))

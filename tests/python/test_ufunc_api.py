@@ -933,3 +933,22 @@ def test_result_is_new_array(device, layout):
         assert got.flags.writeable
         if got.size:
             assert not shares(got, t)
+
+
+@pytest.mark.parametrize("name", ["sin", "exp", "sqrt", "log", "isnan", "rint", "cbrt"])
+def test_one_python_int_beyond_int64_alone(device, name):
+    """NumPy makes an object array of it, whose loop calls the int's own method: TypeError
+    where int has none (sin, exp ...)."""
+    for big in BEYOND_INT64[2:]:  # 2**63 and 2**64 - 1 fit uint64
+        with pytest.raises(TypeError):
+            getattr(np, name)(big)
+        with pytest.raises(TypeError, match=rf"^\[{name}\] "):
+            getattr(tp, name)(big)
+
+
+def test_one_python_int_beyond_int64_where_numpy_returns_an_object():
+    # np.negative(-2**63 - 1) is a Python int through NumPy's object loop; tessera has no
+    # object dtype, so it is the same TypeError as for sin.
+    assert np.negative(-2**63 - 1) == 2**63 + 1
+    with pytest.raises(TypeError, match="object dtype"):
+        tp.negative(-2**63 - 1)

@@ -235,40 +235,42 @@ class ArrayLowering:
     def materialize(self, node, value):
         """A new C-contiguous array holding ArrayExpr `value`; its Var."""
         lo = self.lo
-        if lo.in_prange:
-            raise lo.error(node, "a whole-array expression makes a new array, which a prange "
-                                 "loop does not support yet (write into an array made before "
-                                 "the loop)")
         if value.ndim == 0:
             raise lo.error(node, "a whole-array expression of 0-d arrays is not supported "
                                  "(index the element: a[()])")
         dims = self.extents(value)
         t = value.type
-        name = self.temp("array", t)
-        target = ir.Var(name, t)
-        lo.prelude.append(ir.Release(name))  # this site's array of its last run
-        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", dims, t)))
+        target = self.new(node, dims, t.dtype)
         lo.prelude.extend(self.loops(
             value, dims,
             lambda element, indices: [ir.Store(target, list(indices),
                                                lo.cast(element, t.dtype), True)]))
         return target
 
-    def filled(self, node, dims, dtype, element):
-        """A new C-contiguous array of the int64 extents `dims` whose elements are
-        element(indices), an IR expression evaluated once per element in C order (a random
-        draw, an arange's value); its Var."""
+    def new(self, node, dims, dtype, fill="empty"):
+        """A new C-contiguous array of the int64 extents `dims` ("empty" or "zeros"), made
+        at a site of its own, which frees the array it made the last time it ran (see
+        release_arrays); its Var."""
         lo = self.lo
         if lo.in_prange:
             raise lo.error(node, "making an array inside a prange loop is not supported yet "
                                  "(make it before the loop)")
         self.check_target(node, "making an array")
-        dims = [self.bind("dim", lo.cast(d, "int64")) for d in dims]
+        dims = [d if isinstance(d, ir.Var) else self.bind("dim", lo.cast(d, "int64"))
+                for d in dims]
         t = T.ArrayType(dtype, len(dims), "C")
         name = self.temp("array", t)
-        target = ir.Var(name, t)
         lo.prelude.append(ir.Release(name))
-        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", dims, t)))
+        lo.prelude.append(ir.Assign(name, ir.NewArray(fill, dims, t)))
+        return ir.Var(name, t)
+
+    def filled(self, node, dims, dtype, element):
+        """A new C-contiguous array of the int64 extents `dims` whose elements are
+        element(indices), an IR expression evaluated once per element in C order (a random
+        draw, an arange's value); its Var."""
+        lo = self.lo
+        target = self.new(node, dims, dtype)
+        dims = [ir.Shape(target, k) for k in range(len(dims))]
         indices = [ir.Var(self.temp("i", "int64"), "int64") for _ in dims]
         body = [ir.Store(target, list(indices), lo.cast(element(indices), dtype), True)]
         for index, extent in reversed(list(zip(indices, dims))):
@@ -322,6 +324,9 @@ class ArrayLowering:
         a, b = operands
         if a.type.ndim == 1 and b.type.ndim == 1:
             return self.bind("dot", ir.Matmul(a, b, t))
+        if self.lo.in_prange:
+            raise self.lo.error(node, "a matrix product makes a new array, which a prange loop "
+                                      "does not support yet")
         rt = T.ArrayType(t, a.type.ndim + b.type.ndim - 2, "C")
         name = self.temp("array", rt)
         self.lo.prelude.append(ir.Release(name))
@@ -347,11 +352,7 @@ class ArrayLowering:
         lo.prelude.extend(self.loops(m, dims, lambda x, _: [
             ir.If(x, [ir.Assign(count.name, ir.Binary("add", count, ir.Const(1, "int64"),
                                                       "int64"))], [])]))
-        t = T.ArrayType(a.type.dtype, 1, "C")
-        name = self.temp("array", t)
-        out = ir.Var(name, t)
-        lo.prelude.append(ir.Release(name))
-        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", [count], t)))
+        out = self.new(node, [count], a.type.dtype)
         at = self.bind("at", ir.Const(0, "int64"))
         both = self.elementwise(node, [a, mask_var], lambda xs: ir.MakeTuple(
             xs, T.TupleType((a.type.dtype, "bool"))), a.type.dtype)
@@ -402,11 +403,7 @@ class ArrayLowering:
         dtype = e.dtype
         t = _sum_type(dtype)
         dims = self.extents(e)
-        rt = T.ArrayType(t, 1, "C")
-        name = self.temp("array", rt)
-        out = ir.Var(name, rt)
-        lo.prelude.append(ir.Release(name))
-        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", [self.size(dims)], rt)))
+        out = self.new(node, [self.size(dims)], t)
         acc = self.bind("acc", _number(0 if how == "cumsum" else 1, t))
         at = self.bind("at", ir.Const(0, "int64"))
         op = "add" if how == "cumsum" else "multiply"
@@ -528,11 +525,7 @@ class ArrayLowering:
                                                            ir.Const(1, "int64"), "int64"))],
                   [])])]
         lo.prelude.extend(count)
-        t = T.ArrayType(dtype, 1, "C")
-        name = self.temp("array", t)
-        out = ir.Var(name, t)
-        lo.prelude.append(ir.Release(name))
-        lo.prelude.append(ir.Assign(name, ir.NewArray("empty", [distinct], t)))
+        out = self.new(node, [distinct], dtype)
         at = self.bind("at", ir.Const(0, "int64"))
         lo.prelude.append(ir.ForRange(i.name, ir.Const(0, "int64"), n, ir.Const(1, "int64"), [
             ir.If(new, [ir.Store(out, [at], item(i), True),
@@ -554,11 +547,7 @@ class ArrayLowering:
         t = _sum_type(dtype)
         dims = self.extents(e)
         kept = [d for k, d in enumerate(dims) if k != axis]
-        rt = T.ArrayType(t, e.ndim - 1, "C")
-        name = self.temp("array", rt)
-        out = ir.Var(name, rt)
-        self.lo.prelude.append(ir.Release(name))
-        self.lo.prelude.append(ir.Assign(name, ir.NewArray("zeros", kept, rt)))
+        out = self.new(node, kept, t, fill="zeros")
 
         def add(x, indices):
             at = [i for k, i in enumerate(indices) if k != axis]

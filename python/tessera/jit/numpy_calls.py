@@ -52,7 +52,53 @@ class NumpyCalls:
             return self.create(node, func.attr)
         if lo.names_module(owner, np) and func.attr in ARRAY_FUNCTIONS:
             return self.array_function(node, func.attr)
+        if lo.names_module(owner, np) and func.attr == "concatenate":
+            return self.concatenate(node)
         return None
+
+    def concatenate(self, node):
+        """np.concatenate((a, b, ...), axis=0): a new array of the arrays one after another
+        along `axis` (a constant), in their promoted dtype; ValueError where the other
+        extents differ."""
+        lo = self.lo
+        a = self.arguments(node, "np.concatenate", ("arrays", "axis"), 1)
+        if not isinstance(a["arrays"], (ast.Tuple, ast.List)) or not a["arrays"].elts:
+            raise lo.error(node, "np.concatenate takes a tuple of arrays written in the call "
+                                 "here: np.concatenate((a, b))")
+        arrays = [lo.arrays.array_value(node, lo.operand(e)) for e in a["arrays"].elts]
+        ndim = arrays[0].type.ndim
+        if any(not isinstance(x.type, T.ArrayType) for x in arrays) or ndim == 0 \
+                or any(x.type.ndim != ndim for x in arrays):
+            raise lo.error(node, "np.concatenate takes arrays of one number of dimensions (at "
+                                 "least one)")
+        axis = 0 if a["axis"] is None else lo.constant_int(a["axis"])
+        if axis is None or not -ndim <= axis < ndim:
+            raise lo.error(node, f"np.concatenate's axis must be a constant integer in "
+                                 f"[-{ndim}, {ndim})")
+        axis %= ndim
+        dtype = arrays[0].type.dtype
+        for x in arrays[1:]:
+            dtype = T.promote(dtype, x.type.dtype)
+        for x in arrays[1:]:
+            for k in range(ndim):
+                if k != axis:
+                    lo.prelude.append(ir.If(ir.Compare("ne", ir.Shape(x, k),
+                                                       ir.Shape(arrays[0], k)),
+                                            [ir.Raise(18)], []))
+        total = ir.Const(0, "int64")
+        for x in arrays:
+            total = ir.Binary("add", total, ir.Shape(x, axis), "int64")
+        dims = [total if k == axis else ir.Shape(arrays[0], k) for k in range(ndim)]
+        result = lo.arrays.new(node, dims, dtype)
+        at = lo.arrays.bind("at", ir.Const(0, "int64"))
+        whole = ("slice", None, None, None)
+        for x in arrays:
+            end = lo.arrays.bind("end", ir.Binary("add", at, ir.Shape(x, axis), "int64"))
+            part = ir.View(result, [whole] * axis + [("slice", at, end, None)],
+                           T.ArrayType(dtype, ndim, "A"))
+            lo.prelude.append(ir.AssignArray(part, x))
+            lo.prelude.append(ir.Assign(at.name, end))
+        return result
 
     def array_function(self, node, name):
         """np.where(c, a, b), np.dot(a, b), np.outer(a, b), np.clip(a, low, high)."""
