@@ -384,9 +384,33 @@ def _install():
         bound.__doc__ = function.__doc__
         return bound
 
-    for name, function in {"sum": sum, "prod": prod, "max": max, "min": min, "any": any,
-                           "all": all, "mean": mean, "var": var, "std": std,
-                           "argmax": argmax, "argmin": argmin, "cumsum": cumsum,
+    # t.sum(), t.max(), t.argmax() without arguments, the common calls on small arrays:
+    # straight to the engine with the arguments the general path would pass.
+    def folding(function, name, op):
+        def bound(self, *args, **kwargs):
+            if not args and not kwargs:
+                return _core._reduce(op, self, None, None, None, False, None, True, name, False)
+            return function(self, *args, **kwargs)
+        bound.__name__ = name
+        bound.__doc__ = function.__doc__
+        return bound
+
+    def extreme_index(function, name, largest):
+        def bound(self, *args, **kwargs):
+            if not args and not kwargs:
+                return _core._argextreme(self, None, None, False, largest)
+            return function(self, *args, **kwargs)
+        bound.__name__ = name
+        bound.__doc__ = function.__doc__
+        return bound
+
+    for name, function, op in (("sum", sum, "add"), ("prod", prod, "multiply"),
+                               ("max", max, "maximum"), ("min", min, "minimum"),
+                               ("any", any, "logical_or"), ("all", all, "logical_and")):
+        setattr(ndarray, name, folding(function, name, op))
+    setattr(ndarray, "argmax", extreme_index(argmax, "argmax", True))
+    setattr(ndarray, "argmin", extreme_index(argmin, "argmin", False))
+    for name, function in {"mean": mean, "var": var, "std": std, "cumsum": cumsum,
                            "cumprod": cumprod}.items():
         setattr(ndarray, name, method(function, name))
 
