@@ -413,40 +413,37 @@ class ArrayLowering:
             ir.Assign(at.name, ir.Binary("add", at, ir.Const(1, "int64"), "int64"))]))
         return out
 
+    def sortable(self, node, value, what):
+        """Refuses what sort and argsort do not take yet: other than 1-d, complex."""
+        if (value.ndim if isinstance(value, ArrayExpr) else value.type.ndim) != 1:
+            raise self.lo.error(node, f"{what} of arrays of other than one dimension is not "
+                                      "supported yet")
+        if T.is_complex(dtype_of(value)):
+            raise self.lo.error(node, "sorting complex numbers is not supported yet")
+
     def sorted(self, node, value, in_place=False):
         """np.sort(a) of a 1-d array (a sorted copy; a.sort() sorts a itself), NaNs last."""
         lo = self.lo
-        if (value.ndim if isinstance(value, ArrayExpr) else value.type.ndim) != 1:
-            raise lo.error(node, "sort of arrays of other than one dimension is not "
-                                 "supported yet")
-        if T.is_complex(dtype_of(value)):
-            raise lo.error(node, "sorting complex numbers is not supported yet")
-        if in_place:
-            target = self.array_value(node, value)
-            if target.type.readonly:
-                raise lo.error(node, "sorting a read-only array")
-            if target.type.layout != "C":
-                target = self.materialize(node, self.converted(node, target, target.type.dtype))
-                lo.prelude.append(ir.Evaluate(ir.RuntimeCall("sort_in_place", [target], T.NONE)))
-                lo.prelude.append(ir.AssignArray(self.array_value(node, value), target))
-                return ir.Const(0, "int64")
-            lo.prelude.append(ir.Evaluate(ir.RuntimeCall("sort_in_place", [target], T.NONE)))
-            return ir.Const(0, "int64")
-        copy = self.materialize(node, self.converted(node, value, dtype_of(value)))
-        lo.prelude.append(ir.Evaluate(ir.RuntimeCall("sort_in_place", [copy], T.NONE)))
-        return copy
+        self.sortable(node, value, "sort")
+        target = self.array_value(node, value) if in_place else None
+        if in_place and target.type.readonly:
+            raise lo.error(node, "sorting a read-only array")
+        # The runtime sorts contiguous memory: a copy, sorted, then written back if asked.
+        sorted_copy = target if in_place and target.type.layout == "C" else \
+            self.materialize(node, self.converted(node, value, dtype_of(value)))
+        lo.prelude.append(ir.Evaluate(ir.RuntimeCall("sort_in_place", [sorted_copy], T.NONE)))
+        if not in_place:
+            return sorted_copy
+        if sorted_copy is not target:
+            lo.prelude.append(ir.AssignArray(target, sorted_copy))
+        return ir.Const(0, "int64")
 
     def argsort(self, node, value):
         """np.argsort(a) of a 1-d array: int64 indices, stable, NaNs last."""
-        lo = self.lo
-        if (value.ndim if isinstance(value, ArrayExpr) else value.type.ndim) != 1:
-            raise lo.error(node, "argsort of arrays of other than one dimension is not "
-                                 "supported yet")
-        if T.is_complex(dtype_of(value)):
-            raise lo.error(node, "sorting complex numbers is not supported yet")
+        self.sortable(node, value, "argsort")
         a = self.array_value(node, value)
         order = self.filled(node, [ir.Shape(a, 0)], "int64", lambda i: i[0])
-        lo.prelude.append(ir.Evaluate(ir.RuntimeCall("argsort_into", [order, a], T.NONE)))
+        self.lo.prelude.append(ir.Evaluate(ir.RuntimeCall("argsort_into", [order, a], T.NONE)))
         return order
 
     def diff(self, node, value):
