@@ -19,7 +19,8 @@ BENCH_ARGS := $(if $(QUICK),--quick) $(if $(CASES),--cases '$(CASES)') $(if $(SI
 
 # The CUDA simulator's run: two simulated devices, the tests of the CUDA device, and the
 # `cuda` parameter of every file of the suite (their `cpu` parameter ran in the first run;
-# test_bench.py, of the benchmark's machinery, has no device parameter).
+# test_bench.py, of the benchmark's machinery, has no device parameter). --device-run leaves
+# out the tests of Python kernels compiled for the CPU (host_only), which the first run ran.
 SIM_ENV := TESSERA_CUDA_SIM=1 TESSERA_CUDA_SIM_DEVICES=2 TESSERA_CACHE_DIR=$(CURDIR)/build/kernel-cache
 SIM_TESTS := $(filter-out test_bench.py,$(notdir $(wildcard tests/python/test_*.py)))
 
@@ -31,7 +32,7 @@ ORACLE_ENV := NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR"
 
 test: build
 	$(ORACLE_ENV) $(PY) -m pytest tests/python -n $(JOBS) -p no:cacheprovider
-	$(ORACLE_ENV) $(SIM_ENV) $(PY) -m pytest $(addprefix tests/python/,$(SIM_TESTS)) -k "not cpu" -n $(JOBS) -p no:cacheprovider
+	$(ORACLE_ENV) $(SIM_ENV) $(PY) -m pytest $(addprefix tests/python/,$(SIM_TESTS)) -k "not cpu" --device-run -n $(JOBS) -p no:cacheprovider
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
 	$(ORACLE_ENV) tests/array_api/run $(PY) -n $(JOBS) -W ignore::UserWarning
 

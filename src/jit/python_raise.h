@@ -35,6 +35,9 @@ inline RaiseInfo raise_info(int code) {
     case 16: return {RaiseKind::Value, "matmul: Input operand 1 has a mismatch in its core dimension 0"};
     case 17: return {RaiseKind::Index, "boolean index did not match indexed array"};
     case 18: return {RaiseKind::Value, "all the input array dimensions except for the concatenation axis must match exactly"};
+    case 19: return {RaiseKind::Value, "all input arrays must have the same shape"};
+    case 20: return {RaiseKind::Index, "index out of bounds in an integer array index"};
+    case 21: return {RaiseKind::Value, "shape mismatch: value array could not be broadcast to indexing result"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

@@ -452,6 +452,21 @@ TS_HD R transpose(const A& a) {
   return r;
 }
 
+// `a` with dimension k of the result being dimension Axes[k] of `a` (a.transpose(axes)):
+// the same memory.
+template <class R, int... Axes, class A>
+TS_HD R permute(const A& a) {
+  static_assert(sizeof...(Axes) == A::kNdim, "one axis per dimension");
+  constexpr int axes[] = {Axes...};
+  R r;
+  r.data = a.data;
+  for (int d = 0; d < A::kNdim; ++d) {
+    r.shape[d] = a.shape[axes[d]];
+    r.strides[d] = a.stride(axes[d]);
+  }
+  return r;
+}
+
 // The view R of `a` that `items` select (missing trailing items are whole dimensions). An
 // index below zero counts from the end; bounds are not checked, as in Numba.
 template <class R, class A, int K>

@@ -138,8 +138,12 @@ class BodyRenderer {
       return s + ")";
     }
     if (h == "view") return view(e);
-    if (h == "transpose") {
-      return "tessera::pyjit::transpose<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ")";
+    if (h == "transpose") {  // (transpose type a [axis ...]): reversed, or permuted
+      std::string axes;
+      for (size_t i = 3; i < e.size(); ++i) axes += ", " + e.at(i).text;
+      return (axes.empty() ? "tessera::pyjit::transpose<" + cpp_type(e.at(1))
+                           : "tessera::pyjit::permute<" + cpp_type(e.at(1)) + axes) +
+             ">(" + expr(e.at(2)) + ")";
     }
     if (h == "address") return "&" + load(e, "");
     if (h == "broadcast") {

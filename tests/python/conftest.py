@@ -93,7 +93,28 @@ def reports_fp_errors(device=None):
 KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--device-run", action="store_true",
+        help="the suite's run on the CUDA device (make test's second run, the GPU check): the "
+             "tests of modules marked host_only that take no device, which the CPU run has "
+             "run, are left out")
+
+
+def _runs_on_the_host_only(item):
+    """A test of a host_only module (Python kernels compiled for the CPU) that takes no
+    device and is not marked uses_cuda: a second run on the CUDA device repeats it."""
+    return (item.get_closest_marker("host_only") is not None
+            and "device" not in getattr(item, "fixturenames", ())
+            and item.get_closest_marker("uses_cuda") is None)
+
+
 def pytest_collection_modifyitems(config, items):
+    if config.getoption("--device-run"):
+        left_out = [item for item in items if _runs_on_the_host_only(item)]
+        if left_out:
+            config.hook.pytest_deselected(items=left_out)
+            items[:] = [item for item in items if not _runs_on_the_host_only(item)]
     for item in items:
         # Keyed by test name, or by file::name where the name alone is ambiguous.
         reason = (KNOWN_DIFFERENCES.get(item.name)

@@ -20,6 +20,9 @@ from numba.core import errors as numba_errors  # noqa: E402
 from numba.core import types as nt  # noqa: E402
 from numba.core.registry import cpu_target  # noqa: E402
 
+# Compiled for the CPU: make test's run on the CUDA device leaves out the tests taking no device.
+pytestmark = pytest.mark.host_only
+
 SCALARS = ["bool", "int8", "uint8", "int16", "int32", "uint32", "int64", "uint64", "float32",
            "float64", "complex64", "complex128"]
 BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -380,6 +383,7 @@ def test_dispatch_by_type_key_keeps_specializations_apart():
         f(np.array([1.0]).astype(">f8"))
 
 
+@pytest.mark.uses_cuda
 def test_an_array_on_a_cuda_device_is_refused_by_name():
     if not tp.cuda.is_available():
         pytest.skip("needs a CUDA device (TESSERA_CUDA_SIM=1 simulates one)")

@@ -20,7 +20,9 @@ from tessera.jit.types import ArrayType
 numba = pytest.importorskip("numba")
 
 # Numba's advice on strided operands of @ (its BLAS wants contiguous ones): not under test.
-pytestmark = pytest.mark.filterwarnings("ignore:.*is faster on contiguous arrays")
+# Compiled for the CPU: make test's run on the CUDA device leaves these tests out.
+pytestmark = [pytest.mark.filterwarnings("ignore:.*is faster on contiguous arrays"),
+              pytest.mark.host_only]
 
 
 def both(function, *args):
@@ -767,7 +769,145 @@ def test_diff_of_bools_is_not_equal_as_numpy():
     np.testing.assert_array_equal(tp.jit(bool_diff)(a), np.diff(a))
 
 
-# --- np.concatenate ---------------------------------------------------------------------------
+def permuted(a):
+    return (a.transpose(1, 0, 2), a.transpose((2, 0, 1)), np.transpose(a, (0, 2, 1)),
+            np.transpose(a, axes=(-1, -2, -3)), a.transpose(0, 1, 2), a.transpose(2, 1, 0)[1])
+
+
+@pytest.mark.parametrize("a", [np.arange(24.0).reshape(2, 3, 4),
+                               np.arange(24).reshape(2, 3, 4)[:, ::-1],
+                               np.asfortranarray(np.arange(24.0).reshape(2, 3, 4)),
+                               np.zeros((2, 0, 3), np.int8)],
+                         ids=["C", "reversed", "F", "empty"])
+def test_transpose_with_axes(a):
+    same(*both(permuted, a))
+
+
+def write_through_permuted(a):
+    v = a.transpose(2, 0, 1)
+    v[3, 1, 2] = -1.0
+    v[0] += 100.0
+    return a
+
+
+def test_transpose_with_axes_is_a_view():
+    same(*both(write_through_permuted, np.arange(24.0).reshape(2, 3, 4)))
+
+
+def repeated_axis(a):
+    return a.transpose(1, 1)
+
+
+def wrong_count_of_axes(a):
+    return np.transpose(a, (1, 0, 2))
+
+
+def test_transpose_with_bad_axes_is_a_typing_error():
+    with pytest.raises(TypingError, match="repeated axis in transpose"):
+        tp.jit(repeated_axis)(np.ones((2, 2)))
+    with pytest.raises(TypingError, match="axes don't match array"):
+        tp.jit(wrong_count_of_axes)(np.ones((2, 2)))
+
+
+# --- argmin and argmax along an axis ------------------------------------------------------------
+
+def arg_along(a):
+    return (a.argmax(axis=0), np.argmin(a, axis=1), np.argmax(a, -1), a.argmin(0),
+            (a * 2).argmax(axis=1))
+
+
+@pytest.mark.parametrize("a", [np.array([[1.0, 5, np.nan], [7, 2, 3], [7, np.nan, 1]]),
+                               np.array([[3, 3, 1], [1, 3, 3]], np.int16)[:, ::-1],
+                               np.array([[True, False], [True, True]]),
+                               np.asfortranarray(np.arange(12.0).reshape(3, 4) % 5),
+                               np.zeros((3, 0))[:0]],
+                         ids=["nan", "ties-reversed", "bool", "F", "empty-both"])
+def test_argmin_and_argmax_along_an_axis(a):
+    if a.size == 0:
+        for f in (lambda x: x.argmax(axis=0), lambda x: np.argmin(x, axis=1)):
+            with pytest.raises(ValueError, match="empty sequence"):
+                f(a)
+        with pytest.raises(ValueError, match="attempt to get argmax of an empty sequence"):
+            tp.jit(arg_along)(a)
+        return
+    same(*both(arg_along, a))
+
+
+def arg_of_rows(a):
+    return a.argmax(axis=0)
+
+
+def test_arg_along_an_axis_of_one_dimension_is_a_number_and_empty_axes_raise():
+    same(*both(arg_of_rows, np.array([3.0, 9.0, 1.0])))
+    same(*both(arg_of_rows, np.zeros((3, 0))))  # nothing to reduce along, nothing to give
+    # NumPy's error where the axis reduced is empty (Numba's is a ZeroDivisionError)
+    with pytest.raises(ValueError, match="attempt to get argmax of an empty sequence"):
+        tp.jit(arg_of_rows)(np.zeros((0, 3)))
+    with pytest.raises(ValueError, match="attempt to get argmax of an empty sequence"):
+        np.zeros((0, 3)).argmax(axis=0)
+
+
+# --- integer-array (fancy) indexing ---------------------------------------------------------------
+
+def gather(a, i):
+    return a[i], a[i[::-1]] * 2
+
+
+@pytest.mark.parametrize("a, i", [
+    (np.arange(10.0), np.array([3, -1, 0, 3])),
+    (np.arange(10, dtype=np.int16)[::-2], np.array([1, 2], np.uint8)),
+    (np.arange(12.0).reshape(3, 4), np.array([2, 0, -3], np.int32)),
+    (np.asfortranarray(np.arange(24).reshape(2, 3, 4)), np.array([1, 1, 0])),
+    (np.arange(5.0), np.zeros(0, np.int64)),
+], ids=["1-d", "strided-uint8", "rows", "3-d-F", "empty"])
+def test_integer_array_indexing_gathers_as_numba(a, i):
+    same(*both(gather, a, i))
+
+
+def scatter(a, i, v):
+    a[i] = v
+    return a
+
+
+@pytest.mark.parametrize("a, i, v", [
+    (np.arange(10.0), np.array([1, 1, -1]), 7.0),
+    (np.arange(10.0), np.array([1, 2]), np.array([5.0, 6.0])),
+    (np.arange(10, dtype=np.int32), np.array([4, 0, 4]), np.array([1.9, 2.0, 3.0])),
+    (np.arange(10.0), np.array([0, 9]), np.array([4.0])),
+    (np.arange(12.0).reshape(3, 4), np.array([2, 0]), -1.0),
+], ids=["number-repeated", "values", "floats-into-ints-last-wins", "one-value", "rows"])
+def test_integer_array_assignment_as_numba(a, i, v):
+    same(*both(scatter, a, i, v))
+
+
+def test_integer_array_indices_out_of_bounds_raise_index_error():
+    # NumPy's error (Numba reads and writes past the array)
+    for bad in (np.array([10]), np.array([-11]), np.array([0, 12])):
+        with pytest.raises(IndexError, match="out of bounds"):
+            tp.jit(gather)(np.arange(10.0), bad)
+        with pytest.raises(IndexError):
+            np.arange(10.0)[bad]
+        a = np.arange(10.0)
+        with pytest.raises(IndexError, match="out of bounds"):
+            tp.jit(scatter)(a, bad, 1.0)
+    with pytest.raises(ValueError, match="shape mismatch"):
+        tp.jit(scatter)(np.arange(10.0), np.array([1, 2, 3]), np.array([1.0, 2.0]))
+    with pytest.raises(ValueError, match="shape mismatch"):
+        np.arange(10.0)[np.array([1, 2, 3])] = np.array([1.0, 2.0])
+
+
+def two_d_index(a, i):
+    return a[i]
+
+
+def test_integer_array_indexing_refuses_what_it_does_not_take():
+    with pytest.raises(TypingError, match="2-d array of int64 is not supported"):
+        tp.jit(two_d_index)(np.arange(4.0), np.zeros((2, 2), np.int64))
+    with pytest.raises(TypingError, match="float64 is not supported"):
+        tp.jit(two_d_index)(np.arange(4.0), np.zeros(2))
+
+
+# --- np.concatenate, np.stack and the other joins -----------------------------------------------
 
 def joined(a, b):
     return (np.concatenate((a, b)), np.concatenate((a, b * 2, a), axis=1),
@@ -789,3 +929,39 @@ def test_concatenate_of_mismatched_extents_raises_value_error():
         tp.jit(join_rows)(np.ones((2, 3)), np.ones((2, 4)))
     with pytest.raises(ValueError):
         numba.njit(join_rows)(np.ones((2, 3)), np.ones((2, 4)))
+
+
+def stacked(a, b):
+    return (np.stack((a, b)), np.stack((a, b, a), axis=1), np.stack((a, b), -1),
+            np.vstack((a, b)), np.hstack((a, b)), np.column_stack((a, b)), np.dstack((a, b)))
+
+
+@pytest.mark.parametrize("a, b", [
+    (np.arange(3.0), np.arange(3, dtype=np.int32)),
+    (np.arange(6.0).reshape(2, 3), np.arange(6, 12).reshape(2, 3)[:, ::-1]),
+    (np.ones((2, 2, 2), np.float32), np.zeros((2, 2, 2), np.int8)),
+    (np.zeros(0), np.zeros(0)),
+], ids=["1-d", "2-d", "3-d", "empty"])
+def test_stack_vstack_hstack_column_stack_dstack(a, b):
+    ours = tp.jit(stacked)(a, b)
+    same(ours, stacked(a, b))  # NumPy's
+    if a.ndim < 3:  # Numba's column_stack takes 1-d and 2-d arrays only
+        same(ours, numba.njit(stacked)(a, b))
+
+
+def stack_pair(a, b):
+    return np.stack((a, b))
+
+
+def vstack_pair(a, b):
+    return np.vstack((a, b))
+
+
+def test_stacks_of_mismatched_shapes_raise_value_error():
+    with pytest.raises(ValueError, match="all input arrays must have the same shape"):
+        tp.jit(stack_pair)(np.ones(3), np.ones(4))
+    with pytest.raises(ValueError, match="all input arrays must have the same shape"):
+        numba.njit(stack_pair)(np.ones(3), np.ones(4))
+    with pytest.raises(ValueError, match="except for the concatenation axis"):
+        tp.jit(vstack_pair)(np.ones(3), np.ones(4))
+    same(*both(vstack_pair, np.ones((1, 3)), np.zeros((2, 3))))

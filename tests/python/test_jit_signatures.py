@@ -8,6 +8,9 @@ import tessera as tp
 
 numba = pytest.importorskip("numba")
 
+# Compiled for the CPU: make test's run on the CUDA device leaves out the tests taking no device.
+pytestmark = pytest.mark.host_only
+
 
 def _total(a):
     s = 0.0

@@ -9,6 +9,9 @@ from tessera.jit import TypingError
 
 numba = pytest.importorskip("numba")
 
+# Compiled for the CPU: make test's run on the CUDA device leaves out the tests taking no device.
+pytestmark = pytest.mark.host_only
+
 
 def _row_sums(a):
     out = np.zeros(a.shape[0])

@@ -9,6 +9,9 @@ from tessera.jit import TypingError
 
 numba = pytest.importorskip("numba")
 
+# Compiled for the CPU: make test's run on the CUDA device leaves out the tests taking no device.
+pytestmark = pytest.mark.host_only
+
 
 def _four_point(a):
     return 0.25 * (a[0, 1] + a[1, 0] + a[0, -1] + a[-1, 0])
@@ -143,6 +146,7 @@ def test_stencil_forms_on_each_device(device):
          numba.stencil(_four_point)(np.ones((2, 2))))
 
 
+@pytest.mark.uses_cuda
 def test_stencil_device_errors():
     if not tp.cuda.is_available():
         pytest.skip("no CUDA device or simulator")

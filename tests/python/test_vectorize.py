@@ -12,6 +12,9 @@ from tessera.jit import TypingError
 
 numba = pytest.importorskip("numba")
 
+# Compiled for the CPU: make test's run on the CUDA device leaves out the tests taking no device.
+pytestmark = pytest.mark.host_only
+
 
 def both(signatures=None, **options):
     """A decorator making (tessera's, Numba's) vectorized versions of a function."""
@@ -167,6 +170,7 @@ def test_tessera_arrays_stay_on_their_device(device):
     np.testing.assert_array_equal(reduced.get(), (rows[0] * rows[1] + 1) * rows[2] + 1)
 
 
+@pytest.mark.uses_cuda
 def test_cuda_target_moves_numpy_operands_and_back():
     if not tp.cuda.is_available():
         pytest.skip("no CUDA device or simulator")
@@ -348,6 +352,7 @@ def test_vectorized_node_reads_its_operands_as_they_were(device):
     same(tp.asnumpy(pending), theirs(a, 0.5))
 
 
+@pytest.mark.uses_cuda
 def test_vectorized_nodes_on_two_devices_are_refused():
     if not tp.cuda.is_available():
         pytest.skip("no CUDA device or simulator")

@@ -339,8 +339,7 @@ class ArrayLowering:
         lo = self.lo
         m = self.leaf(node, mask)
         if m.dtype != "bool":
-            raise lo.error(node, f"indexing with an array of {m.dtype} is not supported yet "
-                                 "(a boolean mask is)")
+            return self.gathered(node, array, mask)
         if m.ndim != array.type.ndim:
             raise lo.error(node, f"a {m.ndim}-d boolean index of a {array.type.ndim}-d array")
         a = self.array_value(node, array)
@@ -371,13 +370,13 @@ class ArrayLowering:
         lo = self.lo
         if array.type.readonly:
             raise lo.error(node, "assigning into a read-only array")
+        if self.leaf(node, mask).dtype != "bool":
+            return self.assign_gathered(node, array, mask, value)
         if is_array(value) or not T.is_scalar(value.type):
             raise lo.error(node, "a[mask] = ... takes a number here (arrays are not "
                                  "supported yet)")
         if T.kind(value.type) == "c" and T.kind(array.type.dtype) != "c":
             raise lo.error(node, f"cannot assign {value.type} values to a {array.type.dtype} array")
-        if self.leaf(node, mask).dtype != "bool":
-            raise lo.error(node, "indexing with a non-boolean array is not supported yet")
         a = self.array_value(node, array)
         mask_var = self.array_value(node, mask)
         if mask_var.type.ndim != a.type.ndim:
@@ -389,6 +388,92 @@ class ArrayLowering:
         m = self.leaf(node, mask_var)
         return self.loops(m, dims, lambda x, indices: [
             ir.If(x, [ir.Store(a, list(indices), v, True)], [])])
+
+    def positions(self, node, array, index):
+        """The array and 1-d integer index array of a[idx], and a function giving, inside a
+        loop over idx, statements binding the row idx[j] names (negative ones counting from
+        the end) after checking it is in bounds: IndexError otherwise, as NumPy's (Numba
+        reads past the array)."""
+        lo = self.lo
+        i = self.leaf(node, index)
+        if not T.is_integer(i.dtype) or i.ndim != 1:
+            raise lo.error(node, f"indexing with a {i.ndim}-d array of {i.dtype} is not "
+                                 "supported (a 1-d integer array or a boolean mask is)")
+        a = self.array_value(node, array)
+        if a.type.ndim == 0:
+            raise lo.error(node, "indexing a 0-d array with an array")
+        rows = self.bind("rows", ir.Shape(a, 0))
+
+        def row(x, name):
+            k = ir.Var(name, "int64")
+            wrapped = ir.Select(ir.Compare("lt", k, ir.Const(0, "int64")),
+                                ir.Binary("add", k, rows, "int64"), k, "int64")
+            outside = ir.Select(ir.Compare("lt", k, ir.Const(0, "int64")), ir.Const(True, "bool"),
+                                ir.Compare("ge", k, rows), "bool")
+            return [ir.Assign(name, lo.cast(x, "int64")), ir.Assign(name, wrapped),
+                    ir.If(outside, [ir.Raise(20)], [])]
+
+        return a, self.leaf(node, self.array_value(node, index)), row
+
+    def gathered(self, node, array, index):
+        """a[idx] of a 1-d integer array idx: a new array of a's rows idx[0], idx[1], ...
+        (elements of a 1-d array), of shape (len(idx),) + a.shape[1:]."""
+        a, i, row = self.positions(node, array, index)
+        dims = [ir.Shape(i.leaves[0], 0)] + [ir.Shape(a, k) for k in range(1, a.type.ndim)]
+        out = self.new(node, dims, a.type.dtype)
+        whole = T.ArrayType(a.type.dtype, a.type.ndim - 1, "A")
+
+        def take(x, indices):
+            k = self.temp("row", "int64")
+            copy = (ir.Store(out, indices, ir.Load(a, [ir.Var(k, "int64")], a.type.dtype, True),
+                             True) if a.type.ndim == 1 else
+                    ir.AssignArray(ir.View(out, [("index", indices[0])], whole),
+                                   ir.View(a, [("index", ir.Var(k, "int64"))], whole)))
+            return row(x, k) + [copy]
+
+        self.lo.prelude.extend(self.loops(i, dims[:1], take))
+        return out
+
+    def assign_gathered(self, node, array, index, value):
+        """a[idx] = value of a 1-d integer array idx: rows idx[0], idx[1], ... set, in that
+        order (a repeated index keeps the last), to a number, or for a 1-d array to the
+        elements of a 1-d array of len(idx) or of one element (ValueError otherwise)."""
+        lo = self.lo
+        a, i, row = self.positions(node, array, index)
+        count = ir.Shape(i.leaves[0], 0)
+        if T.kind(dtype_of(value)) == "c" and T.kind(a.type.dtype) != "c":
+            raise lo.error(node, f"cannot assign {dtype_of(value)} values to a "
+                                 f"{a.type.dtype} array")
+        if is_array(value):
+            v = self.leaf(node, value)
+            if a.type.ndim != 1 or v.ndim != 1:
+                raise lo.error(node, "a[idx] = array takes a 1-d array and 1-d values here")
+            v = self.array_value(node, value)
+            length = ir.Shape(v, 0)
+            fits = ir.Select(ir.Compare("eq", length, count), ir.Const(True, "bool"),
+                             ir.Compare("eq", length, ir.Const(1, "int64")), "bool")
+            lo.prelude.append(ir.If(ir.Compare("eq", fits, ir.Const(False, "bool")),
+                                    [ir.Raise(21)], []))
+            step = self.bind("step", ir.Cast(ir.Compare("ne", length, ir.Const(1, "int64")),
+                                             "int64"))
+
+            def item(j):
+                return lo.cast(ir.Load(v, [ir.Binary("multiply", j, step, "int64")],
+                                       v.type.dtype, True), a.type.dtype)
+        else:
+            number = self.scalar(lo.cast(value, a.type.dtype))
+
+            def item(j):
+                return number
+        whole = T.ArrayType(a.type.dtype, a.type.ndim - 1, "A")
+
+        def put(x, indices):
+            k = ir.Var(self.temp("row", "int64"), "int64")
+            write = (ir.Store(a, [k], item(indices[0]), True) if a.type.ndim == 1 else
+                     ir.AssignArray(ir.View(a, [("index", k)], whole), item(indices[0])))
+            return row(x, k.name) + [write]
+
+        return self.loops(i, [count], put)
 
     def check_mask_shape(self, a, mask):
         for k in range(a.type.ndim):
@@ -553,6 +638,47 @@ class ArrayLowering:
 
         self.lo.prelude.extend(self.loops(e, dims, add))
         return out
+
+    def arg_axis(self, node, how, value, axis):
+        """a.argmin(axis=k), a.argmax(axis=k): int64 positions along one axis (the first of
+        equal values, the first NaN), as Numba's; ValueError where that axis is empty and
+        the result is not (NumPy's error: Numba's is a ZeroDivisionError)."""
+        e = self.leaf(node, value)
+        if T.is_complex(e.dtype):
+            raise self.lo.error(node, f"{how}() of complex arrays is not supported")
+        if not -e.ndim <= axis < e.ndim:
+            raise self.lo.error(node, f"axis {axis} is out of bounds for an array of "
+                                      f"dimension {e.ndim}")
+        if e.ndim == 1:
+            return self.reduce(node, how, value)
+        axis %= e.ndim
+        dtype = e.dtype
+        dims = self.extents(e)
+        kept = [d for k, d in enumerate(dims) if k != axis]
+        empty = ir.Compare("eq", dims[axis], ir.Const(0, "int64"))
+        self.lo.prelude.append(ir.If(empty, [ir.Raise(_EMPTY_REDUCTION[how])], []))
+        best = self.new(node, kept, dtype)
+        where = self.new(node, kept, "int64")
+        op = "gt" if how == "argmax" else "lt"
+
+        def visit(x, indices):
+            at = [i for k, i in enumerate(indices) if k != axis]
+            item = ir.Var(self.temp("item", dtype), dtype)
+            held = ir.Load(best, at, dtype, True)
+            better = ir.Compare(op, item, held)
+            if T.is_float(dtype):  # a NaN is taken, and then kept
+                better = ir.Select(ir.Compare("eq", held, held),
+                                   ir.Select(better, ir.Const(True, "bool"),
+                                             ir.Compare("ne", item, item), "bool"),
+                                   ir.Const(False, "bool"), "bool")
+            first = ir.Compare("eq", indices[axis], ir.Const(0, "int64"))
+            better = ir.Select(first, ir.Const(True, "bool"), better, "bool")
+            return [ir.Assign(item.name, self.lo.cast(x, dtype)),
+                    ir.If(better, [ir.Store(best, at, item, True),
+                                   ir.Store(where, at, indices[axis], True)], [])]
+
+        self.lo.prelude.extend(self.loops(e, dims, visit))
+        return where
 
     # --- reductions ----------------------------------------------------------------------
 

@@ -589,7 +589,7 @@ class Lowering:
             return self.arrays.converted(node, owner, self.dtype_argument(node, args[0]))
         if name == "reshape":
             return self.arrays.reshape(node, owner, self.shape_arguments(node, args, spelled))
-        if name == "sum" and (args or keywords):
+        if name in ("sum", "argmin", "argmax") and (args or keywords):
             named = {k.arg: k.value for k in keywords}
             if set(named) - {"axis"} or len(args) + len(named) != 1:
                 raise self.error(node, f"{spelled}() takes one axis here (dtype= and out= are "
@@ -597,7 +597,11 @@ class Lowering:
             axis = self.constant_int(args[0] if args else named["axis"])
             if axis is None:
                 raise self.error(node, f"{spelled}()'s axis must be a constant integer")
-            return self.arrays.sum_axis(node, owner, axis)
+            if name == "sum":
+                return self.arrays.sum_axis(node, owner, axis)
+            return self.arrays.arg_axis(node, name, owner, axis)
+        if name == "transpose" and (args or keywords):
+            return self.permuted(node, owner, args, keywords, spelled)
         if args or keywords:
             raise self.error(node, f"{spelled}() takes no arguments here (axis=, dtype= and "
                                    "out= are not supported yet)")
@@ -616,6 +620,36 @@ class Lowering:
         if name == "copy":
             return self.arrays.converted(node, owner, array_exprs.dtype_of(owner))
         return self.arrays.reduce(node, name, owner)
+
+    def permuted(self, node, owner, args, keywords, spelled):
+        """a.transpose(1, 0, 2), a.transpose((1, 0, 2)), np.transpose(a, axes=...): a view
+        whose dimension k is the array's dimension axes[k] (constant integers, negative ones
+        counting from the end)."""
+        named = {k.arg: k.value for k in keywords}
+        if set(named) - {"axes"} or (named and args):
+            raise self.error(node, f"{spelled}() takes the axes, positionally or as axes=")
+        items = args if not named else [named["axes"]]
+        if len(items) == 1 and isinstance(items[0], (ast.Tuple, ast.List)):
+            items = items[0].elts
+        axes = [self.constant_int(a) for a in items]
+        value = self.arrays.array_value(node, owner)
+        t = value.type
+        if any(a is None for a in axes):
+            raise self.error(node, f"{spelled}()'s axes must be constant integers")
+        if len(axes) != t.ndim:
+            raise self.error(node, f"{spelled}(): axes don't match array (an array of "
+                                   f"dimension {t.ndim}, {len(axes)} axes given)")
+        if any(not -t.ndim <= a < t.ndim for a in axes):
+            raise self.error(node, f"{spelled}(): an axis is out of bounds for an array of "
+                                   f"dimension {t.ndim}")
+        axes = tuple(a % t.ndim for a in axes)
+        if len(set(axes)) != len(axes):
+            raise self.error(node, f"{spelled}(): repeated axis in transpose")
+        if axes == tuple(range(t.ndim)):
+            return value
+        layout = "F" if t.layout == "C" and axes == tuple(reversed(range(t.ndim))) else \
+            "C" if t.layout == "F" and axes == tuple(reversed(range(t.ndim))) else "A"
+        return ir.Transpose(value, T.ArrayType(t.dtype, t.ndim, layout, t.readonly), axes)
 
     def shape_arguments(self, node, args, spelled):
         """The int64 extents of reshape's arguments: integers, or one tuple of them."""

@@ -248,12 +248,15 @@ class View:
 
 @dataclass
 class Transpose:
-    """a.T: the array's dimensions in reverse order, the same memory."""
+    """a.T, a.transpose(axes): the array's dimensions in reverse order, or dimension k of
+    the result being dimension axes[k] of the array (constants); the same memory."""
     array: object
     type: object
+    axes: tuple = None
 
     def text(self):
-        return f"(transpose {type_text(self.type)} {self.array.text()})"
+        axes = "".join(f" {k}" for k in self.axes) if self.axes is not None else ""
+        return f"(transpose {type_text(self.type)} {self.array.text()}{axes})"
 
 
 @dataclass

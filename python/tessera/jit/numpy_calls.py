@@ -1,6 +1,7 @@
 """NumPy's creation functions that need values (np.arange, np.linspace, np.full,
 np.full_like), the functions of several arrays and numbers (np.where, np.dot, np.outer,
-np.clip), and the random numbers of Python's `random` module and NumPy's legacy
+np.clip), the joins of a tuple of arrays (np.concatenate, np.stack, np.vstack, np.hstack,
+np.column_stack, np.dstack), and the random numbers of Python's `random` module and NumPy's legacy
 np.random inside jit functions, as Numba computes them: the same values and types, and with
 the same seed the same random numbers (the draws are python_runtime.h's, Numba's
 algorithms). Each lowers to the typed IR: a scalar expression, or a new array filled by a
@@ -22,12 +23,33 @@ NP_RANDOM_FUNCTIONS = ("seed", "random", "random_sample", "sample", "ranf", "ran
 CREATORS = ("arange", "linspace", "full", "full_like")
 # np functions of arrays and numbers handled here, by their count of arguments.
 ARRAY_FUNCTIONS = {"where": 3, "dot": 2, "outer": 2, "clip": 3}
+# np functions joining a tuple of arrays.
+JOINS = ("concatenate", "stack", "vstack", "hstack", "column_stack", "dstack")
 
 _PY, _NP = 0, 1  # the runtime's random states: Python's random module's, np.random's
 
 
 def _state(which):
     return ir.Const(which, "int64")
+
+
+# The axis vstack, column_stack and dstack join along.
+_JOIN_AXES = {"vstack": 0, "column_stack": 1, "dstack": 2}
+# How they first make a 1-d or 2-d array 2-d or 3-d (np.atleast_2d, a column, np.atleast_3d).
+_GROWN = {("vstack", 1): [("one",), ("dim", 0)],
+          ("column_stack", 1): [("dim", 0), ("one",)],
+          ("dstack", 1): [("one",), ("dim", 0), ("one",)],
+          ("dstack", 2): [("dim", 0), ("dim", 1), ("one",)]}
+
+
+def _places(name, ndim, axis):
+    """Where an array of `ndim` dimensions lies in the result of np.<name>: per dimension of
+    the result, the array's own dimension k ("dim", k), or an extent of one it has not
+    ("one",) (stack's new axis, the dimensions vstack, column_stack and dstack add)."""
+    own = [("dim", k) for k in range(ndim)]
+    if name == "stack":
+        return own[:axis] + [("one",)] + own[axis:]
+    return _GROWN.get((name, ndim), own)
 
 
 class NumpyCalls:
@@ -52,50 +74,70 @@ class NumpyCalls:
             return self.create(node, func.attr)
         if lo.names_module(owner, np) and func.attr in ARRAY_FUNCTIONS:
             return self.array_function(node, func.attr)
-        if lo.names_module(owner, np) and func.attr == "concatenate":
-            return self.concatenate(node)
+        if lo.names_module(owner, np) and func.attr in JOINS:
+            return self.joined(node, func.attr)
         return None
 
-    def concatenate(self, node):
-        """np.concatenate((a, b, ...), axis=0): a new array of the arrays one after another
-        along `axis` (a constant), in their promoted dtype; ValueError where the other
-        extents differ."""
+    def joined(self, node, name):
+        """np.concatenate((a, b, ...), axis=0), np.stack(arrays, axis=0), np.vstack,
+        np.hstack, np.column_stack and np.dstack of a tuple of arrays written in the call: a
+        new array of the arrays one after another along one axis, in their promoted dtype
+        (NumPy's rules for each: stack adds an axis, vstack/column_stack/dstack first make
+        1-d and 2-d arrays 2-d or 3-d); ValueError where the other extents differ."""
         lo = self.lo
-        a = self.arguments(node, "np.concatenate", ("arrays", "axis"), 1)
+        what = f"np.{name}"
+        a = self.arguments(node, what, ("arrays", "axis") if name in ("concatenate", "stack")
+                           else ("arrays",), 1)
         if not isinstance(a["arrays"], (ast.Tuple, ast.List)) or not a["arrays"].elts:
-            raise lo.error(node, "np.concatenate takes a tuple of arrays written in the call "
-                                 "here: np.concatenate((a, b))")
+            raise lo.error(node, f"{what} takes a tuple of arrays written in the call here: "
+                                 f"{what}((a, b))")
         arrays = [lo.arrays.array_value(node, lo.operand(e)) for e in a["arrays"].elts]
-        ndim = arrays[0].type.ndim
-        if any(not isinstance(x.type, T.ArrayType) for x in arrays) or ndim == 0 \
-                or any(x.type.ndim != ndim for x in arrays):
-            raise lo.error(node, "np.concatenate takes arrays of one number of dimensions (at "
-                                 "least one)")
-        axis = 0 if a["axis"] is None else lo.constant_int(a["axis"])
-        if axis is None or not -ndim <= axis < ndim:
-            raise lo.error(node, f"np.concatenate's axis must be a constant integer in "
-                                 f"[-{ndim}, {ndim})")
-        axis %= ndim
-        dtype = arrays[0].type.dtype
+        if any(not isinstance(x.type, T.ArrayType) or x.type.ndim == 0 for x in arrays):
+            raise lo.error(node, f"{what} takes arrays of at least one dimension")
+        ndims = [x.type.ndim for x in arrays]
+        axis = 0 if a.get("axis") is None else lo.constant_int(a["axis"])
+        if name in ("concatenate", "stack"):
+            out_ndim = ndims[0] + (name == "stack")
+            if axis is None or not -out_ndim <= axis < out_ndim:
+                raise lo.error(node, f"{what}'s axis must be a constant integer in "
+                                     f"[-{out_ndim}, {out_ndim})")
+            axis %= out_ndim
+        else:
+            axis = _JOIN_AXES[name] if name != "hstack" else 0 if ndims[0] == 1 else 1
+        places = [_places(name, nd, axis) for nd in ndims]
+        out_ndim = len(places[0])
+        if any(len(p) != out_ndim for p in places):
+            raise lo.error(node, f"{what} takes arrays of one number of dimensions here")
+
+        def extent(x, place):
+            return ir.Shape(x, place[1]) if place[0] == "dim" else ir.Const(1, "int64")
+
+        mismatch = 19 if name == "stack" else 18
+        first = arrays[0]
+        for x, place in zip(arrays[1:], places[1:]):
+            for j in range(out_ndim):
+                if j != axis or name == "stack":
+                    differs = ir.Compare("ne", extent(x, place[j]), extent(first, places[0][j]))
+                    lo.prelude.append(ir.If(differs, [ir.Raise(mismatch)], []))
+        dtype = first.type.dtype
         for x in arrays[1:]:
             dtype = T.promote(dtype, x.type.dtype)
-        for x in arrays[1:]:
-            for k in range(ndim):
-                if k != axis:
-                    lo.prelude.append(ir.If(ir.Compare("ne", ir.Shape(x, k),
-                                                       ir.Shape(arrays[0], k)),
-                                            [ir.Raise(18)], []))
         total = ir.Const(0, "int64")
-        for x in arrays:
-            total = ir.Binary("add", total, ir.Shape(x, axis), "int64")
-        dims = [total if k == axis else ir.Shape(arrays[0], k) for k in range(ndim)]
+        for x, place in zip(arrays, places):
+            total = ir.Binary("add", total, extent(x, place[axis]), "int64")
+        dims = [total if j == axis else extent(first, places[0][j]) for j in range(out_ndim)]
         result = lo.arrays.new(node, dims, dtype)
         at = lo.arrays.bind("at", ir.Const(0, "int64"))
-        whole = ("slice", None, None, None)
-        for x in arrays:
-            end = lo.arrays.bind("end", ir.Binary("add", at, ir.Shape(x, axis), "int64"))
-            part = ir.View(result, [whole] * axis + [("slice", at, end, None)],
-                           T.ArrayType(dtype, ndim, "A"))
+        for x, place in zip(arrays, places):
+            end = lo.arrays.bind("end", ir.Binary("add", at, extent(x, place[axis]), "int64"))
+            items = []
+            for j, p in enumerate(place):
+                if j == axis:
+                    items.append(("slice", at, end, None) if p[0] == "dim" else ("index", at))
+                else:
+                    items.append(("slice", None, None, None) if p[0] == "dim"
+                                 else ("index", ir.Const(0, "int64")))
+            part = ir.View(result, items, T.ArrayType(dtype, x.type.ndim, "A"))
             lo.prelude.append(ir.AssignArray(part, x))
             lo.prelude.append(ir.Assign(at.name, end))
         return result
