@@ -86,6 +86,18 @@ class ArrayExpr:
         return T.ArrayType(self.dtype, self.ndim, "C")
 
 
+def _better(op, item, held, dtype):
+    """Whether `item` replaces `held` as the least ("lt") or greatest ("gt") so far: for
+    floats a NaN is taken, and then kept (NumPy's min, max, argmin and argmax)."""
+    better = ir.Compare(op, item, held)
+    if not T.is_float(dtype):
+        return better
+    return ir.Select(ir.Compare("eq", held, held),
+                     ir.Select(better, ir.Const(True, "bool"), ir.Compare("ne", item, item),
+                               "bool"),
+                     ir.Const(False, "bool"), "bool")
+
+
 def is_array(value):
     return isinstance(value, ArrayExpr) or isinstance(value.type, T.ArrayType)
 
@@ -664,13 +676,7 @@ class ArrayLowering:
         def visit(x, indices):
             at = [i for k, i in enumerate(indices) if k != axis]
             item = ir.Var(self.temp("item", dtype), dtype)
-            held = ir.Load(best, at, dtype, True)
-            better = ir.Compare(op, item, held)
-            if T.is_float(dtype):  # a NaN is taken, and then kept
-                better = ir.Select(ir.Compare("eq", held, held),
-                                   ir.Select(better, ir.Const(True, "bool"),
-                                             ir.Compare("ne", item, item), "bool"),
-                                   ir.Const(False, "bool"), "bool")
+            better = _better(op, item, ir.Load(best, at, dtype, True), dtype)
             first = ir.Compare("eq", indices[axis], ir.Const(0, "int64"))
             better = ir.Select(first, ir.Const(True, "bool"), better, "bool")
             return [ir.Assign(item.name, self.lo.cast(x, dtype)),
@@ -769,12 +775,7 @@ class ArrayLowering:
 
         def visit(x, _):
             item = ir.Var(self.temp("item", dtype), dtype)
-            better = ir.Compare(op, item, best)
-            if T.is_float(dtype):  # a NaN is taken, and then kept
-                better = ir.Select(ir.Compare("eq", best, best),
-                                   ir.Select(better, ir.Const(True, "bool"),
-                                             ir.Compare("ne", item, item), "bool"),
-                                   ir.Const(False, "bool"), "bool")
+            better = _better(op, item, best, dtype)
             take = [ir.Assign(best.name, item)]
             if arg:
                 take.append(ir.Assign(where.name, position))
