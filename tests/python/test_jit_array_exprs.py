@@ -703,6 +703,38 @@ def test_sort_cumsum_clip_and_masks(a):
     np.testing.assert_array_equal(ours, theirs)
 
 
+def sorted_rows(a):
+    b = a.copy()
+    b.sort()
+    c = a.T.copy()
+    c.sort()  # in place, of an F-ordered copy
+    return np.sort(a), np.sort(a * 2), b, c
+
+
+@pytest.mark.parametrize("a", [
+    np.array([[3.0, np.nan, 1.0], [2.0, 1.0, 0.0]]),
+    np.arange(24, dtype=np.int16).reshape(2, 3, 4)[:, ::-1, ::-2] % 5,
+    np.asfortranarray(np.arange(12.0).reshape(3, 4) % 4)[::-1],
+    np.zeros((2, 0, 3)),
+], ids=["nan", "3-d-strided", "F-reversed", "empty"])
+def test_sort_of_n_dimensional_arrays_sorts_the_last_axis(a):
+    same(*both(sorted_rows, a))
+
+
+def argsort_rows(a):
+    return np.argsort(a), np.argsort(a.T)
+
+
+@pytest.mark.parametrize("a", [
+    np.array([[3.0, np.nan, 1.0, 1.0], [2.0, 2.0, 0.0, np.nan]]),
+    np.arange(24, dtype=np.int32).reshape(2, 3, 4)[:, ::-1] % 3,
+], ids=["nan-ties", "3-d"])
+def test_argsort_of_n_dimensional_arrays(a):
+    # NumPy is the oracle: Numba's argsort takes one-dimensional arrays only.
+    ours = tp.jit(argsort_rows)(a)
+    same(ours, (np.argsort(a, kind="stable"), np.argsort(a.T, kind="stable")))
+
+
 def two_d_mask(a):
     return a[a > 3]
 

@@ -511,15 +511,34 @@ class ArrayLowering:
         return out
 
     def sortable(self, node, value, what):
-        """Refuses what sort and argsort do not take yet: other than 1-d, complex."""
-        if (value.ndim if isinstance(value, ArrayExpr) else value.type.ndim) != 1:
-            raise self.lo.error(node, f"{what} of arrays of other than one dimension is not "
-                                      "supported yet")
+        """Refuses what sort and argsort do not take: 0-d and complex arrays."""
+        if (value.ndim if isinstance(value, ArrayExpr) else value.type.ndim) == 0:
+            raise self.lo.error(node, f"{what} of a 0-d array is not supported")
         if T.is_complex(dtype_of(value)):
             raise self.lo.error(node, "sorting complex numbers is not supported yet")
 
+    def each_row(self, array, body_of):
+        """Statements running body_of(row_of) (statements) for each row along the last axis
+        of `array`, in C order, where row_of(x) is the 1-d view of the row of `array`, or of
+        an array of its shape: the rows sort and argsort take one at a time."""
+        indices = [ir.Var(self.temp("i", "int64"), "int64") for _ in range(array.type.ndim - 1)]
+
+        def row_of(x):
+            t = x.type
+            if not indices:
+                return x
+            return ir.View(x, [("index", i) for i in indices],
+                           T.ArrayType(t.dtype, 1, "C" if t.layout == "C" else "A", t.readonly))
+
+        body = body_of(row_of)
+        for k in reversed(range(len(indices))):
+            body = [ir.ForRange(indices[k].name, ir.Const(0, "int64"), ir.Shape(array, k),
+                                ir.Const(1, "int64"), body)]
+        return body
+
     def sorted(self, node, value, in_place=False):
-        """np.sort(a) of a 1-d array (a sorted copy; a.sort() sorts a itself), NaNs last."""
+        """np.sort(a) (a sorted copy; a.sort() sorts a itself) along the last axis, NaNs
+        last."""
         lo = self.lo
         self.sortable(node, value, "sort")
         target = self.array_value(node, value) if in_place else None
@@ -528,7 +547,8 @@ class ArrayLowering:
         # The runtime sorts contiguous memory: a copy, sorted, then written back if asked.
         sorted_copy = target if in_place and target.type.layout == "C" else \
             self.materialize(node, self.converted(node, value, dtype_of(value)))
-        lo.prelude.append(ir.Evaluate(ir.RuntimeCall("sort_in_place", [sorted_copy], T.NONE)))
+        lo.prelude.extend(self.each_row(sorted_copy, lambda row_of: [
+            ir.Evaluate(ir.RuntimeCall("sort_in_place", [row_of(sorted_copy)], T.NONE))]))
         if not in_place:
             return sorted_copy
         if sorted_copy is not target:
@@ -536,11 +556,14 @@ class ArrayLowering:
         return ir.Const(0, "int64")
 
     def argsort(self, node, value):
-        """np.argsort(a) of a 1-d array: int64 indices, stable, NaNs last."""
+        """np.argsort(a) along the last axis: int64 indices, stable, NaNs last (of n-d
+        arrays too, which Numba does not take)."""
         self.sortable(node, value, "argsort")
         a = self.array_value(node, value)
-        order = self.filled(node, [ir.Shape(a, 0)], "int64", lambda i: i[0])
-        self.lo.prelude.append(ir.Evaluate(ir.RuntimeCall("argsort_into", [order, a], T.NONE)))
+        dims = [ir.Shape(a, k) for k in range(a.type.ndim)]
+        order = self.filled(node, dims, "int64", lambda i: i[-1])
+        self.lo.prelude.extend(self.each_row(order, lambda row_of: [
+            ir.Evaluate(ir.RuntimeCall("argsort_into", [row_of(order), row_of(a)], T.NONE))]))
         return order
 
     def diff(self, node, value):
