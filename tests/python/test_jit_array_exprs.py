@@ -932,11 +932,26 @@ def two_d_index(a, i):
     return a[i]
 
 
+@pytest.mark.parametrize("a, i", [
+    (np.arange(10.0), np.array([[3, -1], [0, 9], [2, 2]])),
+    (np.arange(12, dtype=np.int32).reshape(3, 4)[::-1], np.array([[[2], [0]]], np.int8)),
+    (np.arange(6.0), np.zeros((2, 0), np.int64)),
+], ids=["1-d", "rows-3-d-index", "empty"])
+def test_integer_arrays_of_several_dimensions_index_as_numpy(a, i):
+    # NumPy is the oracle: Numba takes one-dimensional index arrays only.
+    same(tp.jit(two_d_index)(a, i), a[i])
+
+
+def scatter_two_d(a, i):
+    a[i] = 1.0
+    return a
+
+
 def test_integer_array_indexing_refuses_what_it_does_not_take():
-    with pytest.raises(TypingError, match="2-d array of int64 is not supported"):
-        tp.jit(two_d_index)(np.arange(4.0), np.zeros((2, 2), np.int64))
     with pytest.raises(TypingError, match="float64 is not supported"):
         tp.jit(two_d_index)(np.arange(4.0), np.zeros(2))
+    with pytest.raises(TypingError, match="2-d array of int64 is not supported"):
+        tp.jit(scatter_two_d)(np.arange(4.0), np.zeros((2, 2), np.int64))
 
 
 # --- np.concatenate, np.stack and the other joins -----------------------------------------------

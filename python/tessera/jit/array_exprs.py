@@ -401,16 +401,17 @@ class ArrayLowering:
         return self.loops(m, dims, lambda x, indices: [
             ir.If(x, [ir.Store(a, list(indices), v, True)], [])])
 
-    def positions(self, node, array, index):
-        """The array and 1-d integer index array of a[idx], and a function giving, inside a
-        loop over idx, statements binding the row idx[j] names (negative ones counting from
-        the end) after checking it is in bounds: IndexError otherwise, as NumPy's (Numba
-        reads past the array)."""
+    def positions(self, node, array, index, ndims=(1,)):
+        """The array and integer index array of a[idx] (of a dimension count in `ndims`),
+        and a function giving, inside a loop over idx, statements binding the row an
+        element of idx names (negative ones counting from the end) after checking it is in
+        bounds: IndexError otherwise, as NumPy's (Numba reads past the array)."""
         lo = self.lo
         i = self.leaf(node, index)
-        if not T.is_integer(i.dtype) or i.ndim != 1:
+        if not T.is_integer(i.dtype) or i.ndim not in ndims:
+            allowed = "a 1-d integer array" if ndims == (1,) else "an integer array"
             raise lo.error(node, f"indexing with a {i.ndim}-d array of {i.dtype} is not "
-                                 "supported (a 1-d integer array or a boolean mask is)")
+                                 f"supported here ({allowed} or a boolean mask is)")
         a = self.array_value(node, array)
         if a.type.ndim == 0:
             raise lo.error(node, "indexing a 0-d array with an array")
@@ -428,10 +429,12 @@ class ArrayLowering:
         return a, self.leaf(node, self.array_value(node, index)), row
 
     def gathered(self, node, array, index):
-        """a[idx] of a 1-d integer array idx: a new array of a's rows idx[0], idx[1], ...
-        (elements of a 1-d array), of shape (len(idx),) + a.shape[1:]."""
-        a, i, row = self.positions(node, array, index)
-        dims = [ir.Shape(i.leaves[0], 0)] + [ir.Shape(a, k) for k in range(1, a.type.ndim)]
+        """a[idx] of an integer array idx: a new array of a's rows that idx names (elements
+        of a 1-d array), of shape idx.shape + a.shape[1:] (NumPy's; Numba takes 1-d idx
+        only)."""
+        a, i, row = self.positions(node, array, index, ndims=range(1, 33))  # NumPy: 32 at most
+        index_dims = [ir.Shape(i.leaves[0], k) for k in range(i.ndim)]
+        dims = index_dims + [ir.Shape(a, k) for k in range(1, a.type.ndim)]
         out = self.new(node, dims, a.type.dtype)
         whole = T.ArrayType(a.type.dtype, a.type.ndim - 1, "A")
 
@@ -439,11 +442,11 @@ class ArrayLowering:
             k = self.temp("row", "int64")
             copy = (ir.Store(out, indices, ir.Load(a, [ir.Var(k, "int64")], a.type.dtype, True),
                              True) if a.type.ndim == 1 else
-                    ir.AssignArray(ir.View(out, [("index", indices[0])], whole),
+                    ir.AssignArray(ir.View(out, [("index", j) for j in indices], whole),
                                    ir.View(a, [("index", ir.Var(k, "int64"))], whole)))
             return row(x, k) + [copy]
 
-        self.lo.prelude.extend(self.loops(i, dims[:1], take))
+        self.lo.prelude.extend(self.loops(i, index_dims, take))
         return out
 
     def assign_gathered(self, node, array, index, value):
