@@ -111,10 +111,12 @@ def _runs_on_the_host_only(item):
 
 def pytest_collection_modifyitems(config, items):
     if config.getoption("--device-run"):
-        left_out = [item for item in items if _runs_on_the_host_only(item)]
+        kept, left_out = [], []
+        for item in items:
+            (left_out if _runs_on_the_host_only(item) else kept).append(item)
         if left_out:
             config.hook.pytest_deselected(items=left_out)
-            items[:] = [item for item in items if not _runs_on_the_host_only(item)]
+            items[:] = kept
     for item in items:
         # Keyed by test name, or by file::name where the name alone is ambiguous.
         reason = (KNOWN_DIFFERENCES.get(item.name)

@@ -647,9 +647,9 @@ class Lowering:
             raise self.error(node, f"{spelled}(): repeated axis in transpose")
         if axes == tuple(range(t.ndim)):
             return value
-        layout = "F" if t.layout == "C" and axes == tuple(reversed(range(t.ndim))) else \
-            "C" if t.layout == "F" and axes == tuple(reversed(range(t.ndim))) else "A"
-        return ir.Transpose(value, T.ArrayType(t.dtype, t.ndim, layout, t.readonly), axes)
+        if axes == tuple(reversed(range(t.ndim))):
+            return transposed(value)  # a.T, whose layout is known
+        return ir.Transpose(value, T.ArrayType(t.dtype, t.ndim, "A", t.readonly), axes)
 
     def shape_arguments(self, node, args, spelled):
         """The int64 extents of reshape's arguments: integers, or one tuple of them."""

@@ -1,11 +1,11 @@
 """NumPy's creation functions that need values (np.arange, np.linspace, np.full,
 np.full_like), the functions of several arrays and numbers (np.where, np.dot, np.outer,
 np.clip), the joins of a tuple of arrays (np.concatenate, np.stack, np.vstack, np.hstack,
-np.column_stack, np.dstack), and the random numbers of Python's `random` module and NumPy's legacy
-np.random inside jit functions, as Numba computes them: the same values and types, and with
-the same seed the same random numbers (the draws are python_runtime.h's, Numba's
-algorithms). Each lowers to the typed IR: a scalar expression, or a new array filled by a
-loop (ArrayLowering.filled)."""
+np.column_stack, np.dstack), and the random numbers of Python's `random` module and
+NumPy's legacy np.random inside jit functions, as Numba computes them: the same values and
+types, and with the same seed the same random numbers (the draws are python_runtime.h's,
+Numba's algorithms). Each lowers to the typed IR: a scalar expression, or a new array
+filled by a loop (ArrayLowering.filled)."""
 
 import ast
 
