@@ -8,6 +8,7 @@ tessera_embed_text(tessera_core STRIP_ALL
   ARRAY kKernelFiles
   FILES
     kernels/defs.h
+    kernels/complex_type.h
     kernels/element_types.h
     kernels/complex_math.h
     kernels/cast.h

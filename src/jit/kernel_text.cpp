@@ -8,6 +8,8 @@ namespace {
 // libcu++ provides under cuda::std what the host's standard library provides under std;
 // the using-directive lets the functors' std:: names find it (NVRTC has no std of its own).
 // What libcu++ lacks, CUDA's math library has in the global namespace.
+// The simulator's compiles leave out <complex>: their complex type is lite::complex
+// (kernels/complex_type.h says why).
 constexpr std::string_view kPreamble = R"(#if defined(__CUDACC_RTC__)
 #include <cuda/std/bit>
 #include <cuda/std/cmath>
@@ -26,7 +28,9 @@ using ::modf;
 #else
 #include <bit>
 #include <cmath>
+#if !defined(TESSERA_CUDA_SIM)
 #include <complex>
+#endif
 #include <cstdint>
 #include <limits>
 #include <type_traits>

@@ -11,10 +11,11 @@
 
 #include <cstddef>
 
-// CuPy's complex type is thrust's; here it is the functors' (std::complex, libcu++'s under
-// NVRTC), with the same arithmetic and functions (abs, exp, real, imag ...).
+// CuPy's complex type is thrust's; here it is the functors' (libcu++'s cuda::std::complex
+// under NVRTC, lite::complex in the simulator), with the same arithmetic and functions
+// (abs, exp, real, imag ...).
 template <class T>
-using complex = std::complex<T>;
+using complex = tessera::kernels::complex<T>;
 
 // An array argument: element i of a raw parameter (`x[i]`, C order over its shape) or the
 // element at an index tuple (`x[_ind.get()]`). Strides are in bytes, as NumPy's.

@@ -490,3 +490,86 @@ TS_COMPLEX_UNARY(atanh)
 #undef TS_COMPLEX_UNARY
 
 }  // namespace tessera::kernels::complex_math
+
+namespace tessera::kernels::lite {
+
+// std::complex's free functions for lite::complex, found by argument-dependent lookup as
+// CuPy's kernels call them (abs(z), exp(z) ...): the elementary functions are the
+// functors' (complex_math above), computed in double and rounded once.
+template <class T>
+TS_HD T real(const complex<T>& z) {
+  return z.real();
+}
+template <class T>
+TS_HD T imag(const complex<T>& z) {
+  return z.imag();
+}
+template <class T>
+TS_HD T abs(const complex<T>& z) {
+  return std::hypot(z.real(), z.imag());
+}
+template <class T>
+TS_HD T arg(const complex<T>& z) {
+  return std::atan2(z.imag(), z.real());
+}
+template <class T>
+TS_HD T norm(const complex<T>& z) {
+  return z.real() * z.real() + z.imag() * z.imag();
+}
+template <class T>
+TS_HD complex<T> conj(const complex<T>& z) {
+  return complex<T>(z.real(), -z.imag());
+}
+template <class T>
+TS_HD complex<T> proj(const complex<T>& z) {
+  if (std::isinf(z.real()) || std::isinf(z.imag())) {
+    return complex<T>(std::numeric_limits<T>::infinity(), std::copysign(T(0), z.imag()));
+  }
+  return z;
+}
+template <class T>
+TS_HD complex<T> polar(T r, T theta = T()) {
+  return complex<T>(r * std::cos(theta), r * std::sin(theta));
+}
+template <class T>
+TS_HD complex<T> pow(const complex<T>& a, const complex<T>& b) {
+  return complex_math::pow(a, b);
+}
+template <class T>
+TS_HD complex<T> pow(const complex<T>& a, std::type_identity_t<T> b) {
+  return complex_math::pow(a, complex<T>(b));
+}
+template <class T>
+TS_HD complex<T> pow(std::type_identity_t<T> a, const complex<T>& b) {
+  return complex_math::pow(complex<T>(a), b);
+}
+template <class T>
+TS_HD complex<T> log10(const complex<T>& z) {
+  const complex<T> l = complex_math::log(z);
+  constexpr T kLog10e = T(0.434294481903251827651128918916605082);
+  return complex<T>(l.real() * kLog10e, l.imag() * kLog10e);
+}
+
+#define TS_LITE_COMPLEX_FUNCTION(fn)         \
+  template <class T>                         \
+  TS_HD complex<T> fn(const complex<T>& z) { \
+    return complex_math::fn(z);              \
+  }
+TS_LITE_COMPLEX_FUNCTION(sqrt)
+TS_LITE_COMPLEX_FUNCTION(exp)
+TS_LITE_COMPLEX_FUNCTION(log)
+TS_LITE_COMPLEX_FUNCTION(sin)
+TS_LITE_COMPLEX_FUNCTION(cos)
+TS_LITE_COMPLEX_FUNCTION(tan)
+TS_LITE_COMPLEX_FUNCTION(sinh)
+TS_LITE_COMPLEX_FUNCTION(cosh)
+TS_LITE_COMPLEX_FUNCTION(tanh)
+TS_LITE_COMPLEX_FUNCTION(asin)
+TS_LITE_COMPLEX_FUNCTION(acos)
+TS_LITE_COMPLEX_FUNCTION(atan)
+TS_LITE_COMPLEX_FUNCTION(asinh)
+TS_LITE_COMPLEX_FUNCTION(acosh)
+TS_LITE_COMPLEX_FUNCTION(atanh)
+#undef TS_LITE_COMPLEX_FUNCTION
+
+}  // namespace tessera::kernels::lite

@@ -14,6 +14,7 @@
 
 #include "kernels/cast.h"
 #include "kernels/complex_math.h"
+#include "kernels/complex_type.h"
 #include "kernels/defs.h"
 #include "kernels/element_types.h"
 
@@ -143,27 +144,9 @@ TS_HD C cmul_fused(C a, C b) {
            std::fma(a.real(), b.imag(), a.imag() * b.real()));
 }
 
-// npy_math's complex product and quotient (Smith's algorithm), as npy_cpow and the
-// true_divide loop use them: unfused, and without C99 Annex G's recovery of infinities.
-template <class C>
-TS_HD C cmul(C a, C b) {
-  return C(a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real());
-}
-template <class C>
-TS_HD C cdiv(C a, C b) {
-  using R = real_t<C>;
-  R ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
-  R abs_br = std::fabs(br), abs_bi = std::fabs(bi);
-  if (abs_br >= abs_bi) {
-    if (abs_br == 0 && abs_bi == 0) return C(ar / abs_br, ai / abs_bi);
-    R rat = bi / br;
-    R scl = R(1) / (br + bi * rat);
-    return C((ar + ai * rat) * scl, (ai - ar * rat) * scl);
-  }
-  R rat = br / bi;
-  R scl = R(1) / (bi + br * rat);
-  return C((ar * rat + ai) * scl, (ai * rat - ar) * scl);
-}
+// npy_math's complex product and quotient (complex_type.h).
+using complex_arith::cdiv;
+using complex_arith::cmul;
 
 // |z| as NumPy's SIMD absolute loop computes it (not C's hypot, which can differ in the
 // last bit): larger * sqrt(fma(r, r, 1)) with r = smaller / larger; an infinite part wins

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <boost/context/detail/fcontext.hpp>
 #include <condition_variable>
 #include <cstdint>
@@ -570,6 +571,7 @@ const TsimRuntime kRuntime = {
       return static_cast<int>(std::strlen(text));
     },
     [] { active_runner->sync_grid(); },
+    [](double nu, double x) { return std::cyl_bessel_i(nu, x); },
 };
 
 }  // namespace

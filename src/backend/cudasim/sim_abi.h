@@ -53,6 +53,9 @@ struct TsimRuntime {
   // cooperative_groups::this_grid().sync(): every thread of every block of the launch
   // meets. The launch must be cooperative (cuLaunchCooperativeKernel), or it fails.
   void (*sync_grid)();
+  // std::cyl_bessel_i(nu, x), behind CUDA's cyl_bessel_i0/i1: libtessera computes it, so
+  // that modules need not include libstdc++'s special functions (prelude/runtime.h).
+  double (*cyl_bessel_i)(double nu, double x);
 };
 
 // One kernel of a module: `launch` calls it for the calling CUDA thread with the arguments

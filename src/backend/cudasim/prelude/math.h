@@ -200,9 +200,11 @@ inline float normcdf(float x) { return normcdff(x); }
 inline double normcdfinv(double p) { return -::__tsim::kSqrt2 * erfcinv(2 * p) + 0.0; }
 inline float normcdfinvf(float p) { return static_cast<float>(normcdfinv(p)); }
 inline float normcdfinv(float p) { return normcdfinvf(p); }
-inline double cyl_bessel_i0(double x) { return std::cyl_bessel_i(0.0, fabs(x)); }
+inline double cyl_bessel_i0(double x) { return ::__tsim::runtime_->cyl_bessel_i(0.0, fabs(x)); }
 inline float cyl_bessel_i0f(float x) { return static_cast<float>(cyl_bessel_i0(x)); }
-inline double cyl_bessel_i1(double x) { return copysign(std::cyl_bessel_i(1.0, fabs(x)), x); }
+inline double cyl_bessel_i1(double x) {
+  return copysign(::__tsim::runtime_->cyl_bessel_i(1.0, fabs(x)), x);
+}
 inline float cyl_bessel_i1f(float x) { return static_cast<float>(cyl_bessel_i1(x)); }
 
 // CUDA's min and max: one overload per type (float ones ignore a NaN, as fminf does), and
