@@ -458,10 +458,12 @@ void bind_jit(nb::module_& m) {
         using Bind = void (*)(void (*)(long long, int, ChunkBody, void*), int,
                               void (*)(const char*, long long), void* (*)(int),
                               decltype(&jit_matmul));
-        reinterpret_cast<Bind>(jit::host_function(source, jit::kPythonBindName))(
+        const std::string& prefix = jit::python_host_prefix(fast_math);
+        reinterpret_cast<Bind>(jit::host_function(source, jit::kPythonBindName, prefix))(
             &pool_parallel_for, cpu::num_threads(), &print_text, &random_state_storage,
             &jit_matmul);
-        return reinterpret_cast<uintptr_t>(jit::host_function(source, jit::kPythonEntryName));
+        return reinterpret_cast<uintptr_t>(
+            jit::host_function(source, jit::kPythonEntryName, prefix));
       } catch (const jit::CompileError& e) {
         throw std::runtime_error(
             std::string("[jit] the C++ generated from a Python function did not compile, a bug "

@@ -1,5 +1,6 @@
 #include "jit/render_python.h"
 
+#include <array>
 #include <stdexcept>
 
 #include "jit/kernel_text.h"
@@ -85,20 +86,29 @@ std::string render_entry(const SExpr& f) {
 
 }  // namespace
 
+const std::string& python_host_prefix(bool fast_math) {
+  static const std::array<std::string, 2> prefixes = [] {
+    std::string common =
+        "#include <algorithm>\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n"
+        "#include <cstring>\n" +
+        kernel_functors_text();
+    for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
+      common += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
+                std::string(kPythonKernelFiles[i].text) + "\n";
+    }
+    common += "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
+    // Before everything, so that the functors inlined into the functions compile alike (GCC
+    // does not inline across different optimization options).
+    return std::array<std::string, 2>{
+        common, "#pragma GCC optimize(\"fast-math\", \"fp-contract=fast\")\n" + common};
+  }();
+  return prefixes[fast_math ? 1 : 0];
+}
+
 std::string render_python_host(std::string_view ir_text, ErrorModel errors, bool fast_math) {
   const SExpr module = parse_sexpr(ir_text);
   if (module.head() != "module" || module.size() < 2) bad(module, "expected a module");
-  // Before everything, so that the functors inlined into the functions compile alike (GCC
-  // does not inline across different optimization options).
-  std::string s = fast_math ? "#pragma GCC optimize(\"fast-math\", \"fp-contract=fast\")\n" : "";
-  s += "#include <algorithm>\n#include <cmath>\n#include <cstdio>\n#include <cstdlib>\n"
-       "#include <cstring>\n" +
-       kernel_functors_text();
-  for (size_t i = 0; i < kPythonKernelFilesCount; ++i) {
-    s += "#line 1 \"" + std::string(kPythonKernelFiles[i].path) + "\"\n" +
-         std::string(kPythonKernelFiles[i].text) + "\n";
-  }
-  s += "union TsWord { long long i; unsigned long long u; double f; char* a; };\n";
+  std::string s = python_host_prefix(fast_math);
   for (size_t i = 1; i < module.size(); ++i) {
     s += python_ir::render_function(module.at(i), python_ir::Target::kHost, errors);
   }

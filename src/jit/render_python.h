@@ -36,6 +36,11 @@ enum class ErrorModel { kPython, kNumpy };
 std::string render_python_host(std::string_view ir_text, ErrorModel errors = ErrorModel::kPython,
                                bool fast_math = false);
 
+// The text every render_python_host translation unit begins with (the headers, the
+// functors, the runtime), for fast_math or not: host_function's `prefix`, which the host
+// compiler reads precompiled, so that a module's compile parses only its own functions.
+const std::string& python_host_prefix(bool fast_math);
+
 // The CUDA kernel `ts_python_kernel` of a module of IR whose last function is a
 // `cuda.jit` kernel (it returns nothing): CUDA C++ for NVRTC or the simulator, with the
 // functors' text first. The kernel takes each parameter by value — a scalar in its type
