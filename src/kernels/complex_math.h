@@ -536,11 +536,11 @@ TS_HD complex<T> pow(const complex<T>& a, const complex<T>& b) {
   return complex_math::pow(a, b);
 }
 template <class T>
-TS_HD complex<T> pow(const complex<T>& a, std::type_identity_t<T> b) {
+TS_HD complex<T> pow(const complex<T>& a, const T& b) {
   return complex_math::pow(a, complex<T>(b));
 }
 template <class T>
-TS_HD complex<T> pow(std::type_identity_t<T> a, const complex<T>& b) {
+TS_HD complex<T> pow(const T& a, const complex<T>& b) {
   return complex_math::pow(complex<T>(a), b);
 }
 template <class T>

@@ -10,7 +10,6 @@
 // functions (complex_math.h) that CuPy's `complex<T>` offers kernels written by users.
 
 #include <cmath>
-#include <type_traits>
 
 #include "kernels/defs.h"
 
@@ -46,7 +45,8 @@ namespace lite {
 
 // std::complex's interface, laid out as std::complex (two T, T's alignment). Products and
 // quotients are NumPy's formulas above, as thrust::complex (CuPy's) computes them, not
-// C99 Annex G's. A real operand may be any arithmetic type: it converts to T.
+// C99 Annex G's. A real operand of a binary operator is a T, as std::complex's (and so
+// libcu++'s, which NVRTC compiles the same snippets with) must be.
 template <class T>
 class complex {
  public:
@@ -80,20 +80,20 @@ class complex {
   }
   TS_HD complex& operator*=(const complex& z) { return *this = complex_arith::cmul(*this, z); }
   TS_HD complex& operator/=(const complex& z) { return *this = complex_arith::cdiv(*this, z); }
-  TS_HD constexpr complex& operator+=(std::type_identity_t<T> v) {
+  TS_HD constexpr complex& operator+=(T v) {
     re_ += v;
     return *this;
   }
-  TS_HD constexpr complex& operator-=(std::type_identity_t<T> v) {
+  TS_HD constexpr complex& operator-=(T v) {
     re_ -= v;
     return *this;
   }
-  TS_HD constexpr complex& operator*=(std::type_identity_t<T> v) {
+  TS_HD constexpr complex& operator*=(T v) {
     re_ *= v;
     im_ *= v;
     return *this;
   }
-  TS_HD constexpr complex& operator/=(std::type_identity_t<T> v) {
+  TS_HD constexpr complex& operator/=(T v) {
     re_ /= v;
     im_ /= v;
     return *this;
@@ -114,14 +114,14 @@ TS_HD constexpr complex<T> operator-(const complex<T>& z) {
 
 // Each binary operator for complex with complex and complex with real; a real left operand
 // scales or shifts for + and *, as std::complex's, and converts for - and /.
-#define TS_LITE_COMPLEX_OPERATOR(op)                                       \
-  template <class T>                                                      \
-  TS_HD complex<T> operator op(complex<T> a, const complex<T>& b) {       \
-    return a op## = b;                                                    \
-  }                                                                       \
-  template <class T>                                                      \
-  TS_HD complex<T> operator op(complex<T> a, std::type_identity_t<T> b) { \
-    return a op## = b;                                                    \
+#define TS_LITE_COMPLEX_OPERATOR(op)                                 \
+  template <class T>                                                \
+  TS_HD complex<T> operator op(complex<T> a, const complex<T>& b) { \
+    return a op## = b;                                              \
+  }                                                                 \
+  template <class T>                                                \
+  TS_HD complex<T> operator op(complex<T> a, const T& b) {          \
+    return a op## = b;                                              \
   }
 TS_LITE_COMPLEX_OPERATOR(+)
 TS_LITE_COMPLEX_OPERATOR(-)
@@ -130,19 +130,19 @@ TS_LITE_COMPLEX_OPERATOR(/)
 #undef TS_LITE_COMPLEX_OPERATOR
 
 template <class T>
-TS_HD complex<T> operator+(std::type_identity_t<T> a, complex<T> b) {
+TS_HD complex<T> operator+(const T& a, complex<T> b) {
   return b += a;
 }
 template <class T>
-TS_HD complex<T> operator*(std::type_identity_t<T> a, complex<T> b) {
+TS_HD complex<T> operator*(const T& a, complex<T> b) {
   return b *= a;
 }
 template <class T>
-TS_HD complex<T> operator-(std::type_identity_t<T> a, const complex<T>& b) {
+TS_HD complex<T> operator-(const T& a, const complex<T>& b) {
   return complex<T>(a) -= b;
 }
 template <class T>
-TS_HD complex<T> operator/(std::type_identity_t<T> a, const complex<T>& b) {
+TS_HD complex<T> operator/(const T& a, const complex<T>& b) {
   return complex<T>(a) /= b;
 }
 
@@ -151,7 +151,7 @@ TS_HD constexpr bool operator==(const complex<T>& a, const complex<T>& b) {
   return a.real() == b.real() && a.imag() == b.imag();
 }
 template <class T>
-TS_HD constexpr bool operator==(const complex<T>& a, std::type_identity_t<T> b) {
+TS_HD constexpr bool operator==(const complex<T>& a, const T& b) {
   return a.real() == b && a.imag() == T();
 }
 

@@ -15,6 +15,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -204,6 +205,49 @@ TEST(ComplexMath, PowKeepsAnnexGProducts) {
       EXPECT_NEAR(got.re, expected.real(), 1e-14 * std::abs(expected));
     }
   }
+}
+
+// lite::complex, the simulator's complex type: std::complex's layout and interface, with
+// NumPy's product and quotient (npy_math's formulas, no Annex G recovery).
+TEST(LiteComplex, LayoutConversionsAndOperators) {
+  using kernels::lite::complex;
+  static_assert(sizeof(complex<float>) == sizeof(std::complex<float>) &&
+                alignof(complex<double>) == alignof(std::complex<double>));
+  const complex<double> a(1.5, -2.0), b(-0.25, 4.0);
+  const auto is = [](complex<double> z, double re, double im) {
+    return z.real() == re && z.imag() == im;
+  };
+  EXPECT_TRUE(is(a + b, 1.25, 2.0));
+  EXPECT_TRUE(is(a - b, 1.75, -6.0));
+  EXPECT_TRUE(is(a * b, 1.5 * -0.25 - -2.0 * 4.0, 1.5 * 4.0 + -2.0 * -0.25));
+  const std::complex<double> quotient =
+      std::complex<double>(1.5, -2.0) / std::complex<double>(-0.25, 4.0);
+  EXPECT_NEAR((a / b).real(), quotient.real(), 1e-16);
+  EXPECT_NEAR((a / b).imag(), quotient.imag(), 1e-16);
+  EXPECT_TRUE(is(2.0 * a, 3.0, -4.0));
+  EXPECT_TRUE(is(a * 2.0, 3.0, -4.0));
+  EXPECT_TRUE(is(1.0 + a, 2.5, -2.0));
+  EXPECT_TRUE(is(1.0 - a, -0.5, 2.0));
+  EXPECT_TRUE(is(a / 2.0, 0.75, -1.0));
+  EXPECT_TRUE(is(-a, -1.5, 2.0));
+  EXPECT_TRUE(a == complex<double>(1.5, -2.0) && a != b && complex<double>(3.0) == 3.0);
+  // NumPy's product: (inf + 0j) * (1 + inf j) keeps the nan of 0 * inf, as npy_math's does
+  // (C99 Annex G would recover an infinity).
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_TRUE(std::isnan((complex<double>(inf, 0.0) * complex<double>(1.0, inf)).real()));
+  // Widening converts implicitly, narrowing only when asked.
+  const complex<double> wide = complex<float>(0.5f, 2.0f);
+  EXPECT_TRUE(is(wide, 0.5, 2.0));
+  static_assert(!std::is_convertible_v<complex<double>, complex<float>> &&
+                std::is_constructible_v<complex<float>, complex<double>>);
+  // Functions found by argument-dependent lookup, as CuPy snippets call them.
+  EXPECT_EQ(abs(complex<double>(3.0, -4.0)), 5.0);
+  EXPECT_EQ(norm(complex<double>(3.0, -4.0)), 25.0);
+  EXPECT_EQ(arg(complex<double>(-1.0, 0.0)), std::atan2(0.0, -1.0));
+  EXPECT_TRUE(is(conj(a), 1.5, 2.0));
+  EXPECT_TRUE(is(proj(complex<double>(-inf, -1.0)), inf, -0.0) &&
+              std::signbit(proj(complex<double>(-inf, -1.0)).imag()));
+  EXPECT_TRUE(is(real(a) * kernels::lite::polar(2.0, 0.0), 3.0, 0.0));
 }
 
 }  // namespace

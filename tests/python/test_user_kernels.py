@@ -217,6 +217,30 @@ def test_add_dtypes(device, dtype):
     assert_same(add_kernel()(tp.asarray(x_np), tp.asarray(y_np)), x_np + y_np)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_complex_arithmetic_and_functions(device, dtype):
+    """CuPy's complex<T> in a snippet: its operators with complex and real operands, and
+    the functions kernels call on it, found as CuPy's are (abs(z), exp(z) ...)."""
+    k = elementwise(
+        "T x, T y", "T p, T q, T r, T s",
+        "p = x * y - x / y + (x + y) * real(y) - T(1) / y;"
+        "q = T(abs(x) + arg(y) + norm(x), real(conj(x)) * imag(conj(y)));"
+        "r = exp(x) * log(y) + sqrt(y) + pow(x, y);"
+        "s = sin(x) + cos(y) + tanh(x) + atanh(y)",
+        f"complex_ops_{np.dtype(dtype).name}")
+    x_np = sample((40,), dtype) / 10
+    y_np = sample((40,), dtype, seed=1) / 10 + (1 + 1j)
+    got = k(tp.asarray(x_np), tp.asarray(y_np))
+    x, y = x_np.astype(np.complex128), y_np.astype(np.complex128)
+    expected = (x * y - x / y + (x + y) * y.real - 1 / y,
+                np.abs(x) + np.angle(y) + np.abs(x) ** 2 + 1j * (x.real * -y.imag),
+                np.exp(x) * np.log(y) + np.sqrt(y) + x ** y,
+                np.sin(x) + np.cos(y) + np.tanh(x) + np.arctanh(y))
+    rtol = 1e-5 if dtype == np.complex64 else 1e-12
+    for t, n in zip(got, expected):
+        assert_close(t, n.astype(dtype), rtol=rtol)
+
+
 LAYOUTS = {
     "0-d": lambda a: a[2, 3],
     "empty": lambda a: a[:0, :3],
