@@ -282,6 +282,7 @@ TEST_F(CodegenNvrtc, FillsCompileAndAssemble) {
 //   def f(x, y): return helper(x) * y + 1.0 if x > 0 else y - x  (float32, int64)
 //   def g(x): return helper(x) + x                               (float32)
 //   def h(z, k): return z * z + k                                (complex64, int64)
+//   def fib(n): return n if n < 2 else fib(n - 1) + fib(n - 2)   (int64: calls itself)
 constexpr const char* kHelperIr = R"((function helper_c2cbbda0 "t.py" ((x float32)) float32
   (locals )
   (block (line 5) (return (call exp float32 (binary multiply float32 (unary neg float32 (var x float32)) (var x float32)))))))";
@@ -294,6 +295,10 @@ constexpr const char* kGIr = R"((function g_0000beef "t.py" ((x float32)) float3
 constexpr const char* kHIr = R"((function h_9574457a "t.py" ((z complex64) (k int64)) complex128
   (locals )
   (block (line 11) (return (binary add complex128 (cast complex128 (binary multiply complex64 (var z complex64) (var z complex64))) (cast complex128 (var k int64)))))))";
+
+constexpr const char* kFibIr = R"((function fib_00e1bc66 "t.py" ((n int64)) int64
+  (locals )
+  (block (line 4) (if (compare lt (var n int64) (const int64 2)) (block (line 5) (return (var n int64))) (block )) (line 6) (return (binary add int64 (call_function fib_00e1bc66 int64 (binary subtract int64 (var n int64) (const int64 1))) (call_function fib_00e1bc66 int64 (binary subtract int64 (var n int64) (const int64 2))))))))";
 
 expr::UserFunctionPtr user_function(std::string name, std::vector<DType> in, DType out,
                                     const std::string& module) {
@@ -338,6 +343,13 @@ TEST_F(CodegenNvrtc, UserFunctionsCompileAndAssemble) {
   const expr::KernelPlan complex_plan =
       expr::lower(*expr::user(h, {z, expr::constant(Scalar(int64_t{3}))}), std::span(&out128, 1));
   expect_compiles(cuda::render_cuda(complex_plan, 1), "user-function-complex");
+
+  // A function calling itself (CUDA keeps its frames on the thread's stack).
+  const auto fib = user_function("fib", {DType::Int64}, DType::Int64,
+                                 "(module " + std::string(kFibIr) + ")");
+  const Array out_int = host_array(DType::Int64);
+  const expr::KernelPlan fib_plan = expr::lower(*expr::user(fib, {k}), std::span(&out_int, 1));
+  expect_compiles(cuda::render_cuda(fib_plan, 1), "user-function-recursive");
 
   // sum(f(x, k)) as a fold.
   const expr::KernelPlan fold_plan = expr::lower(*fx, std::span(&out64, 1));

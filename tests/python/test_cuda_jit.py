@@ -200,6 +200,31 @@ def test_increment_by_one():
     np.testing.assert_array_equal(ours[0], a + 1)
 
 
+@cuda.jit(device=True)
+def fib_device(n):
+    if n < 2:
+        return n
+    return fib_device(n - 1) + fib_device(n - 2)
+
+
+@cuda.jit
+def fib_of_each_thread(out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = fib_device(i)
+
+
+def test_recursive_device_function():
+    """A device function calling itself (CUDA runs it on each thread's stack), typed from
+    its other return, as Numba's."""
+    out = cuda.device_array(20, np.int64)
+    fib_of_each_thread[1, 32](out)
+    fib = [0, 1]
+    while len(fib) < 20:
+        fib.append(fib[-1] + fib[-2])
+    np.testing.assert_array_equal(out.copy_to_host(), fib)
+
+
 @cuda.jit
 def increment_through_module_chains(a):
     """cuda reached through the modules that hold it, as Numba allows `numba.cuda.grid`."""

@@ -341,21 +341,6 @@ def test_calls_of_jit_functions_specialize_each_callee():
         half = plain
 
 
-def recurse(n):
-    return n if n < 2 else recurse(n - 1)
-
-
-def test_recursion_is_a_typing_error():
-    global recurse
-    plain = recurse
-    recurse = jit(plain)
-    try:
-        with pytest.raises(TypingError, match="calls itself"):
-            recurse(5)
-    finally:
-        recurse = plain
-
-
 def parts(z):
     return z.real * 2 + z.imag + complex(1, 2).imag
 
@@ -722,3 +707,82 @@ def test_print_writes_what_numba_writes(capfd):
     ours = capfd.readouterr().out
     assert ours == theirs
     assert ours.splitlines()[0] == "x = 0.1 0.10000000149011612 True (1+2j) -3 18446744073709551615"
+
+
+# recursion: a function calling itself, typed as Numba types it (its other return paths give
+# the type its calls of itself return)
+
+
+@jit
+def _fib(n):
+    if n < 2:
+        return n
+    return _fib(n - 1) + _fib(n - 2)
+
+
+@jit
+def _half_steps(n):
+    if n == 0:
+        return 0
+    return _half_steps(n - 1) + 0.5  # widens the first guess, int64, to float64
+
+
+@jit
+def _tree_sum(a, lo, hi):
+    if hi - lo == 1:
+        return a[lo]
+    mid = (lo + hi) // 2
+    return _tree_sum(a, lo, mid) + _tree_sum(a, mid, hi)
+
+
+@jit("float64(int64)")
+def _factorial(n):
+    if n <= 1:
+        return 1
+    return n * _factorial(n - 1)
+
+
+def numba_recursive(dispatcher):
+    """Numba's compilation of a jit function that calls itself by its global name."""
+    namespace = dict(dispatcher.py_func.__globals__)
+    namespace[dispatcher.__name__] = numba.njit(
+        types.FunctionType(dispatcher.py_func.__code__, namespace))
+    return namespace[dispatcher.__name__]
+
+
+@pytest.mark.parametrize("function, args", [
+    (_fib, (20,)), (_fib, (np.int8(9),)), (_fib, (7.5,)), (_half_steps, (5,)),
+    (_tree_sum, (np.arange(1.0, 12.0), 0, 11)),
+    (_tree_sum, (np.arange(10, dtype=np.int16)[::-1], 2, 9)),
+], ids=["fib", "fib-int8", "fib-float", "widening", "array-float", "array-int16"])
+def test_recursion_matches_numba(function, args):
+    got, want = function(*args), numba_recursive(function)(*args)
+    assert got == want and type(got) is type(want), (got, want)
+
+
+def test_recursion_with_a_signature():
+    assert _factorial(10) == 3628800.0 and type(_factorial(10)) is float
+    assert _factorial.signatures == [("int64",)]
+
+
+def _calls_itself_first(n):
+    x = _calls_itself_first(n - 1) if n > 0 else 0
+    return x
+
+
+def _ping(n):
+    return 0 if n <= 0 else _pong(n - 1)
+
+
+def _pong(n):
+    return 1 if n <= 0 else _ping(n - 1)
+
+
+def test_recursion_that_cannot_be_typed_raises():
+    global _calls_itself_first, _ping, _pong
+    _calls_itself_first = jit(_calls_itself_first)
+    with pytest.raises(TypingError, match="calls itself before any return"):
+        _calls_itself_first(3)
+    _ping, _pong = jit(_ping), jit(_pong)
+    with pytest.raises(TypingError, match="only a function calling itself"):
+        _ping(4)

@@ -14,11 +14,15 @@ import numpy as np
 
 from .. import _core
 from . import types as T
-from .frontend import FunctionSource, TypingError, lower_function
+from .frontend import (FunctionSource, Recursion, SelfCall, TypingError, UnknownRecursiveReturn,
+                       lower_function)
 from .signatures import parse_signature
 
 # What the C++ call path returns when no specialization has the arguments' types.
 _MISS = object()
+
+# The specializations being typed, innermost last, of every function: (function, key).
+_TYPING = []
 
 # NumPy's scalar types, which the C++ call path types by their Python type.
 for _dtype in T.SCALARS:
@@ -54,7 +58,7 @@ class CompiledFunction:
         self.py_func = py_func
         self._source = None
         self._lowered = {}  # (argument types, target) -> ir.Function
-        self._lowering = set()
+        self._lowering = {}  # (argument types, target) being typed -> its Recursion
         self.__name__ = getattr(py_func, "__name__", "function")
         self.__doc__ = getattr(py_func, "__doc__", None)
         self.__wrapped__ = py_func
@@ -68,21 +72,33 @@ class CompiledFunction:
 
     def _lower(self, types, target, parallel=False, return_type=None):
         """The typed IR for argument types `types` on `target` ("cpu" or "cuda"), returning
-        `return_type` when given (an eager signature's). RecursionError when it is already
-        being lowered (a function calling itself)."""
+        `return_type` when given (an eager signature's). Where it is already being typed, a
+        SelfCall when it calls itself; RecursionError for a call through other functions
+        (whose C++ would need declarations ahead of them)."""
         key = (types, target, return_type)
         function = self._lowered.get(key)
         if function is None:
-            if key in self._lowering:
-                raise RecursionError(self.__name__)
+            # Being typed for these arguments (with or without an eager signature's return
+            # type, which a call of itself does not name).
+            typing = [k for k in self._lowering if k[:2] == key[:2]]
+            if typing:
+                recursion = self._lowering[typing[0]]
+                if _TYPING[-1][0] is not self or _TYPING[-1][1] != typing[0]:
+                    raise RecursionError(self.__name__)
+                if recursion.guess is None:
+                    raise UnknownRecursiveReturn(self.__name__)
+                recursion.used = True
+                return SelfCall(self._ir_name(types), recursion.guess)
             if self._source is None:
                 self._source = FunctionSource(self.py_func)
-            self._lowering.add(key)
+            self._lowering[key] = Recursion(self)
+            _TYPING.append((self, key))
             try:
                 function = lower_function(self._source, list(types), self._ir_name(types),
-                                          parallel, target, return_type)
+                                          parallel, target, return_type, self._lowering[key])
             finally:
-                self._lowering.discard(key)
+                _TYPING.pop()
+                del self._lowering[key]
             self._lowered[key] = function
         return function
 

@@ -29,6 +29,35 @@ class TypingError(TypeError):
     numba.core.errors.TypingError is also a TypeError)."""
 
 
+class Recursion:
+    """A function's calls of itself while it is being typed: what such a call returns is
+    `guess`, the unified type of the returns typed so far, settled by typing again until it
+    is the function's return type (as Numba infers a recursive function's type from its
+    other return paths). `used` says whether the function called itself."""
+
+    def __init__(self, function):
+        self.function = function  # the jit function (its dispatcher)
+        self.guess = None
+        self.used = False
+
+
+class UnknownRecursiveReturn(Exception):
+    """A call of the function being typed before any return told what it returns; the
+    typing starts again with the returns seen until then as the guess."""
+
+
+class SelfCall:
+    """Stands for the function being typed where it calls itself: its IR name and the
+    return type guessed so far (Recursion)."""
+
+    callees = []
+    returns_argument = None
+
+    def __init__(self, name, return_type):
+        self.name = name
+        self.return_type = return_type
+
+
 # Python operators -> (IR op, result rule). Shifts keep the right operand's own type.
 BINARY = {
     ast.Add: ("add", T.arithmetic_result), ast.Sub: ("subtract", T.arithmetic_result),
@@ -74,8 +103,10 @@ def source_of(function):
 class Lowering:
     """One pass over the function with the variables' current types."""
 
-    def __init__(self, function, var_types, globals_, parallel=False, target="cpu"):
+    def __init__(self, function, var_types, globals_, parallel=False, target="cpu",
+                 recursion=None):
         self.function = function
+        self.recursion = recursion  # the Recursion of a jit function's specialization
         self.target = target  # "cpu", or "cuda" (a cuda.jit kernel or device function)
         self.parallel = parallel  # prange loops run in parallel
         self.in_prange = False
@@ -566,6 +597,11 @@ class Lowering:
             return self.builtin_call(node, func.id)
         if isinstance(func, ast.Name) and hasattr(self.globals.get(func.id), "lower_for"):
             return self.jit_call(node, self.globals[func.id])
+        if isinstance(func, ast.Name) and func.id == self.function.name \
+                and func.id not in self.globals and func.id not in self.var_types \
+                and self.recursion is not None:
+            # Its own name, not yet bound: an eager signature compiles it at decoration.
+            return self.jit_call(node, self.recursion.function)
         if isinstance(func, ast.Name) and func.id not in self.var_types \
                 and hasattr(self.globals.get(func.id), "_tessera_declared_device"):
             return self.external_call(node, self.globals[func.id])
@@ -790,8 +826,10 @@ class Lowering:
         try:
             function = callee.lower_for(tuple(a.type for a in args), self.target)
         except RecursionError:
-            raise self.error(node, f"{callee.__name__}() calls itself: recursion is not "
-                                   "supported yet") from None
+            raise self.error(node, f"{callee.__name__}() is called by a function that it "
+                                   "calls: only a function calling itself is supported") from None
+        if isinstance(function, SelfCall):
+            return ir.CallFunction(function.name, args, function.return_type)
         if function.returns_argument is not None:
             raise self.error(node, f"{callee.__name__}() returns an array: calling it from "
                                    "another jit function is not supported yet")
@@ -1411,19 +1449,32 @@ def _assigned_in(statements):
 
 
 def lower_function(function, arg_types, name=None, parallel=False, target="cpu",
-                   declared_return=None):
+                   declared_return=None, recursion=None):
     """The typed IR of `function` called with arguments of `arg_types` (the IR function
     named `name`, by default the Python function's name), for `target` ("cpu", or "cuda":
-    Numba's `cuda` module is available)."""
+    Numba's `cuda` module is available). `recursion`: the Recursion its calls of itself
+    see, if it may make any."""
     source = function if isinstance(function, FunctionSource) else FunctionSource(function)
     if len(arg_types) != len(source.params):
         raise TypingError(f"[jit] {source.name}() takes {len(source.params)} arguments, "
                           f"{len(arg_types)} given")
     params = dict(zip(source.params, arg_types))
     var_types = dict(params)
+    if recursion is not None and declared_return is not None:
+        recursion.guess = declared_return
     for _ in range(64):
-        pass_ = Lowering(source, var_types, source.globals, parallel, target)
-        body = pass_.block(source.definition.body)
+        pass_ = Lowering(source, var_types, source.globals, parallel, target, recursion)
+        try:
+            body = pass_.block(source.definition.body)
+        except UnknownRecursiveReturn:
+            typed = [r for r in pass_.returns if not isinstance(r, tuple)]
+            if not typed:
+                raise TypingError(f"[jit] {source.filename}: in {source.name}(): it calls itself "
+                                  "before any return says what it returns: return a value "
+                                  "before the recursive call, or give the function a "
+                                  "signature") from None
+            recursion.guess = _unified_returns(source, typed)
+            continue
         widened = dict(var_types)
         for variable, t in pass_.assigned.items():
             old = widened.get(variable)
@@ -1432,7 +1483,13 @@ def lower_function(function, arg_types, name=None, parallel=False, target="cpu",
                 raise TypingError(f"[jit] {source.filename}: in {source.name}(): variable "
                                   f"'{variable}' takes types {old} and {t}, which do not unify")
             widened[variable] = new
-        if widened == var_types:
+        settled = widened == var_types
+        if recursion is not None and recursion.used and declared_return is None:
+            returned = _unified_returns(source, pass_.returns)
+            if returned != recursion.guess:  # its calls of itself return this: type again
+                recursion.guess = returned
+                settled = False
+        if settled:
             break
         var_types = widened
     else:
@@ -1474,6 +1531,18 @@ def lower_function(function, arg_types, name=None, parallel=False, target="cpu",
     return ir.Function(name or source.name, source.filename, signature, return_type,
                        local_types, prologue + body, list(pass_.callees.values()),
                        returns_argument, list(pass_.externals))
+
+
+def _unified_returns(source, returns):
+    """The one type of a function's returned values."""
+    result = returns[0]
+    for r in returns[1:]:
+        unified = T.unify(result, r)
+        if unified is None:
+            raise TypingError(f"[jit] {source.filename}: in {source.name}(): it returns {result} "
+                              f"and {r}, which do not unify")
+        result = unified
+    return result
 
 
 def _cast_returns(statement, t):
