@@ -60,9 +60,11 @@ template <class T>
 inline T atomic_xor(T* address, T value) {
   return __atomic_fetch_xor(address, value, __ATOMIC_SEQ_CST);
 }
+TSIM_ON_USE
 inline unsigned atomic_inc(unsigned* address, unsigned limit) {
   return atomic_update(address, [limit](unsigned old) { return old >= limit ? 0u : old + 1; });
 }
+TSIM_ON_USE
 inline unsigned atomic_dec(unsigned* address, unsigned limit) {
   return atomic_update(address,
                        [limit](unsigned old) { return old == 0 || old > limit ? limit : old - 1; });
@@ -76,19 +78,25 @@ inline T atomic_cas(T* address, T compare, T value) {
 }  // namespace __tsim
 
 // Each CUDA overload, in its device-wide, _block and _system forms (one memory here).
-#define TSIM_ATOMIC(name, impl, T)                                                      \
-  inline T name(T* address, T value) { return ::__tsim::impl(address, value); }         \
-  inline T name##_block(T* address, T value) { return ::__tsim::impl(address, value); } \
-  inline T name##_system(T* address, T value) { return ::__tsim::impl(address, value); }
-#define TSIM_ATOMIC_CAS(T)                                    \
-  inline T atomicCAS(T* address, T compare, T value) {        \
-    return ::__tsim::atomic_cas(address, compare, value);     \
-  }                                                           \
-  inline T atomicCAS_block(T* address, T compare, T value) {  \
-    return ::__tsim::atomic_cas(address, compare, value);     \
-  }                                                           \
-  inline T atomicCAS_system(T* address, T compare, T value) { \
-    return ::__tsim::atomic_cas(address, compare, value);     \
+#define TSIM_ATOMIC(name, impl, T)                             \
+  TSIM_ON_USE inline T name(T* address, T value) {             \
+    return ::__tsim::impl(address, value);                     \
+  }                                                            \
+  TSIM_ON_USE inline T name##_block(T* address, T value) {     \
+    return ::__tsim::impl(address, value);                     \
+  }                                                            \
+  TSIM_ON_USE inline T name##_system(T* address, T value) {    \
+    return ::__tsim::impl(address, value);                     \
+  }
+#define TSIM_ATOMIC_CAS(T)                                                \
+  TSIM_ON_USE inline T atomicCAS(T* address, T compare, T value) {        \
+    return ::__tsim::atomic_cas(address, compare, value);                 \
+  }                                                                       \
+  TSIM_ON_USE inline T atomicCAS_block(T* address, T compare, T value) {  \
+    return ::__tsim::atomic_cas(address, compare, value);                 \
+  }                                                                       \
+  TSIM_ON_USE inline T atomicCAS_system(T* address, T compare, T value) { \
+    return ::__tsim::atomic_cas(address, compare, value);                 \
   }
 
 TSIM_ATOMIC(atomicAdd, atomic_add, int)

@@ -59,112 +59,112 @@ inline float __fdividef(float x, float y) { return x / y; }
 inline float __saturatef(float x) { return x >= 1.0f ? 1.0f : x > 0.0f ? x : 0.0f; }
 
 // Arithmetic with a named rounding: _rn to nearest even, _rz toward zero, _ru up, _rd down.
-#define TSIM_ROUNDED(suffix, mode)                                                     \
-  inline float __fadd_##suffix(float a, float b) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile float x = a, y = b;                                                     \
-      return x + y;                                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline float __fsub_##suffix(float a, float b) { return __fadd_##suffix(a, -b); }    \
-  inline float __fmul_##suffix(float a, float b) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile float x = a, y = b;                                                     \
-      return x * y;                                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline float __fdiv_##suffix(float a, float b) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile float x = a, y = b;                                                     \
-      return x / y;                                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline float __frcp_##suffix(float a) { return __fdiv_##suffix(1.0f, a); }           \
-  inline float __fsqrt_##suffix(float a) {                                             \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile float x = a;                                                            \
-      return sqrtf(x);                                                                 \
-    });                                                                                \
-  }                                                                                    \
-  inline float __fmaf_##suffix(float a, float b, float c) {                            \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile float x = a, y = b, z = c;                                              \
-      return fmaf(x, y, z);                                                            \
-    });                                                                                \
-  }                                                                                    \
-  inline double __dadd_##suffix(double a, double b) {                                  \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                 \
-      volatile double x = a, y = b;                                                    \
-      return x + y;                                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline double __dsub_##suffix(double a, double b) { return __dadd_##suffix(a, -b); } \
-  inline double __dmul_##suffix(double a, double b) {                                  \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                 \
-      volatile double x = a, y = b;                                                    \
-      return x * y;                                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline double __ddiv_##suffix(double a, double b) {                                  \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                 \
-      volatile double x = a, y = b;                                                    \
-      return x / y;                                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline double __drcp_##suffix(double a) { return __ddiv_##suffix(1.0, a); }          \
-  inline double __dsqrt_##suffix(double a) {                                           \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                 \
-      volatile double x = a;                                                           \
-      return sqrt(x);                                                                  \
-    });                                                                                \
-  }                                                                                    \
-  inline double __fma_##suffix(double a, double b, double c) {                         \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                 \
-      volatile double x = a, y = b, z = c;                                             \
-      return fma(x, y, z);                                                             \
-    });                                                                                \
-  }                                                                                    \
-  inline float __double2float_##suffix(double a) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile double x = a;                                                           \
-      return static_cast<float>(x);                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline float __int2float_##suffix(int a) {                                           \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile int x = a;                                                              \
-      return static_cast<float>(x);                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline float __uint2float_##suffix(unsigned a) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile unsigned x = a;                                                         \
-      return static_cast<float>(x);                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline float __ll2float_##suffix(long long a) {                                      \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile long long x = a;                                                        \
-      return static_cast<float>(x);                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline float __ull2float_##suffix(unsigned long long a) {                            \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                  \
-      volatile unsigned long long x = a;                                               \
-      return static_cast<float>(x);                                                    \
-    });                                                                                \
-  }                                                                                    \
-  inline double __ll2double_##suffix(long long a) {                                    \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                 \
-      volatile long long x = a;                                                        \
-      return static_cast<double>(x);                                                   \
-    });                                                                                \
-  }                                                                                    \
-  inline double __ull2double_##suffix(unsigned long long a) {                          \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                 \
-      volatile unsigned long long x = a;                                               \
-      return static_cast<double>(x);                                                   \
-    });                                                                                \
+#define TSIM_ROUNDED(suffix, mode)                                                                 \
+  TSIM_ON_USE inline float __fadd_##suffix(float a, float b) {                                     \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile float x = a, y = b;                                                                 \
+      return x + y;                                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __fsub_##suffix(float a, float b) { return __fadd_##suffix(a, -b); }    \
+  TSIM_ON_USE inline float __fmul_##suffix(float a, float b) {                                     \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile float x = a, y = b;                                                                 \
+      return x * y;                                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __fdiv_##suffix(float a, float b) {                                     \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile float x = a, y = b;                                                                 \
+      return x / y;                                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __frcp_##suffix(float a) { return __fdiv_##suffix(1.0f, a); }           \
+  TSIM_ON_USE inline float __fsqrt_##suffix(float a) {                                             \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile float x = a;                                                                        \
+      return sqrtf(x);                                                                             \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __fmaf_##suffix(float a, float b, float c) {                            \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile float x = a, y = b, z = c;                                                          \
+      return fmaf(x, y, z);                                                                        \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline double __dadd_##suffix(double a, double b) {                                  \
+    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
+      volatile double x = a, y = b;                                                                \
+      return x + y;                                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline double __dsub_##suffix(double a, double b) { return __dadd_##suffix(a, -b); } \
+  TSIM_ON_USE inline double __dmul_##suffix(double a, double b) {                                  \
+    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
+      volatile double x = a, y = b;                                                                \
+      return x * y;                                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline double __ddiv_##suffix(double a, double b) {                                  \
+    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
+      volatile double x = a, y = b;                                                                \
+      return x / y;                                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline double __drcp_##suffix(double a) { return __ddiv_##suffix(1.0, a); }          \
+  TSIM_ON_USE inline double __dsqrt_##suffix(double a) {                                           \
+    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
+      volatile double x = a;                                                                       \
+      return sqrt(x);                                                                              \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline double __fma_##suffix(double a, double b, double c) {                         \
+    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
+      volatile double x = a, y = b, z = c;                                                         \
+      return fma(x, y, z);                                                                         \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __double2float_##suffix(double a) {                                     \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile double x = a;                                                                       \
+      return static_cast<float>(x);                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __int2float_##suffix(int a) {                                           \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile int x = a;                                                                          \
+      return static_cast<float>(x);                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __uint2float_##suffix(unsigned a) {                                     \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile unsigned x = a;                                                                     \
+      return static_cast<float>(x);                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __ll2float_##suffix(long long a) {                                      \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile long long x = a;                                                                    \
+      return static_cast<float>(x);                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline float __ull2float_##suffix(unsigned long long a) {                            \
+    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
+      volatile unsigned long long x = a;                                                           \
+      return static_cast<float>(x);                                                                \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline double __ll2double_##suffix(long long a) {                                    \
+    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
+      volatile long long x = a;                                                                    \
+      return static_cast<double>(x);                                                               \
+    });                                                                                            \
+  }                                                                                                \
+  TSIM_ON_USE inline double __ull2double_##suffix(unsigned long long a) {                          \
+    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
+      volatile unsigned long long x = a;                                                           \
+      return static_cast<double>(x);                                                               \
+    });                                                                                            \
   }
 TSIM_ROUNDED(rn, FE_TONEAREST)
 TSIM_ROUNDED(rz, FE_TOWARDZERO)
@@ -177,11 +177,11 @@ inline double __int2double_rn(int a) { return a; }
 inline double __uint2double_rn(unsigned a) { return a; }
 
 // Floating to integer: rounded as named, then saturated.
-#define TSIM_TO_INT(name, F, I)                                              \
-  inline I name##_rn(F x) { return ::__tsim::saturate_to<I>(nearbyint(x)); } \
-  inline I name##_rz(F x) { return ::__tsim::saturate_to<I>(trunc(x)); }     \
-  inline I name##_ru(F x) { return ::__tsim::saturate_to<I>(ceil(x)); }      \
-  inline I name##_rd(F x) { return ::__tsim::saturate_to<I>(floor(x)); }
+#define TSIM_TO_INT(name, F, I)                                                          \
+  TSIM_ON_USE inline I name##_rn(F x) { return ::__tsim::saturate_to<I>(nearbyint(x)); } \
+  TSIM_ON_USE inline I name##_rz(F x) { return ::__tsim::saturate_to<I>(trunc(x)); }     \
+  TSIM_ON_USE inline I name##_ru(F x) { return ::__tsim::saturate_to<I>(ceil(x)); }      \
+  TSIM_ON_USE inline I name##_rd(F x) { return ::__tsim::saturate_to<I>(floor(x)); }
 TSIM_TO_INT(__float2int, float, int)
 TSIM_TO_INT(__float2uint, float, unsigned)
 TSIM_TO_INT(__float2ll, float, long long)
@@ -193,14 +193,23 @@ TSIM_TO_INT(__double2ull, double, unsigned long long)
 #undef TSIM_TO_INT
 
 // Bit reinterpretation.
+TSIM_ON_USE
 inline int __float_as_int(float x) { return ::__tsim::bit_cast<int>(x); }
+TSIM_ON_USE
 inline unsigned __float_as_uint(float x) { return ::__tsim::bit_cast<unsigned>(x); }
+TSIM_ON_USE
 inline float __int_as_float(int x) { return ::__tsim::bit_cast<float>(x); }
+TSIM_ON_USE
 inline float __uint_as_float(unsigned x) { return ::__tsim::bit_cast<float>(x); }
+TSIM_ON_USE
 inline long long __double_as_longlong(double x) { return ::__tsim::bit_cast<long long>(x); }
+TSIM_ON_USE
 inline double __longlong_as_double(long long x) { return ::__tsim::bit_cast<double>(x); }
+TSIM_ON_USE
 inline int __double2hiint(double x) { return static_cast<int>(__double_as_longlong(x) >> 32); }
+TSIM_ON_USE
 inline int __double2loint(double x) { return static_cast<int>(__double_as_longlong(x)); }
+TSIM_ON_USE
 inline double __hiloint2double(int hi, int lo) {
   return __longlong_as_double(static_cast<long long>(static_cast<unsigned long long>(hi) << 32 |
                                                      static_cast<unsigned>(lo)));

@@ -56,6 +56,13 @@
 #define __maxnreg__(n)
 #define __builtin_assume(e) static_cast<void>(sizeof((e) ? 1 : 0))
 
+// Where a function that is not a template calls one, GCC instantiates the callee at the end
+// of every translation unit that includes it, precompiled or not: the CUDA functions below
+// that call templates (atomics, warp reductions, rounded arithmetic, bit casts ...) would
+// cost every module's compile 0.03 s. Each is instead a template of one defaulted
+// parameter, instantiated only where a kernel calls it; calls read the same.
+#define TSIM_ON_USE template <int = 0>
+
 namespace __tsim {
 
 // The executor's services, bound once per module by tsim_bind.

@@ -195,30 +195,39 @@ inline unsigned __match_all_sync(unsigned mask, T value, int* pred) {
 }
 
 // sm_80's warp reductions.
+TSIM_ON_USE
 inline unsigned __reduce_add_sync(unsigned mask, unsigned value) {
   return ::__tsim::reduce(mask, value, [](unsigned a, unsigned b) { return a + b; });
 }
+TSIM_ON_USE
 inline int __reduce_add_sync(unsigned mask, int value) {
   return static_cast<int>(__reduce_add_sync(mask, static_cast<unsigned>(value)));
 }
+TSIM_ON_USE
 inline unsigned __reduce_min_sync(unsigned mask, unsigned value) {
   return ::__tsim::reduce(mask, value, [](unsigned a, unsigned b) { return a < b ? a : b; });
 }
+TSIM_ON_USE
 inline int __reduce_min_sync(unsigned mask, int value) {
   return ::__tsim::reduce(mask, value, [](int a, int b) { return a < b ? a : b; });
 }
+TSIM_ON_USE
 inline unsigned __reduce_max_sync(unsigned mask, unsigned value) {
   return ::__tsim::reduce(mask, value, [](unsigned a, unsigned b) { return a > b ? a : b; });
 }
+TSIM_ON_USE
 inline int __reduce_max_sync(unsigned mask, int value) {
   return ::__tsim::reduce(mask, value, [](int a, int b) { return a > b ? a : b; });
 }
+TSIM_ON_USE
 inline unsigned __reduce_and_sync(unsigned mask, unsigned value) {
   return ::__tsim::reduce(mask, value, [](unsigned a, unsigned b) { return a & b; });
 }
+TSIM_ON_USE
 inline unsigned __reduce_or_sync(unsigned mask, unsigned value) {
   return ::__tsim::reduce(mask, value, [](unsigned a, unsigned b) { return a | b; });
 }
+TSIM_ON_USE
 inline unsigned __reduce_xor_sync(unsigned mask, unsigned value) {
   return ::__tsim::reduce(mask, value, [](unsigned a, unsigned b) { return a ^ b; });
 }
