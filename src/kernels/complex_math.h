@@ -504,6 +504,8 @@ template <class T>
 TS_HD T imag(const complex<T>& z) {
   return z.imag();
 }
+// |z| as thrust's (CuPy's) abs computes it, C's hypot; NumPy's absolute ufunc is the
+// functors' Absolute, which snippets do not call.
 template <class T>
 TS_HD T abs(const complex<T>& z) {
   return std::hypot(z.real(), z.imag());

@@ -21,7 +21,8 @@ from .signatures import parse_signature
 # What the C++ call path returns when no specialization has the arguments' types.
 _MISS = object()
 
-# The specializations being typed, innermost last, of every function: (function, key).
+# The specializations being typed, of every function, innermost last: (function, argument
+# types and target, its Recursion).
 _TYPING = []
 
 # NumPy's scalar types, which the C++ call path types by their Python type.
@@ -58,7 +59,6 @@ class CompiledFunction:
         self.py_func = py_func
         self._source = None
         self._lowered = {}  # (argument types, target) -> ir.Function
-        self._lowering = {}  # (argument types, target) being typed -> its Recursion
         self.__name__ = getattr(py_func, "__name__", "function")
         self.__doc__ = getattr(py_func, "__doc__", None)
         self.__wrapped__ = py_func
@@ -80,25 +80,24 @@ class CompiledFunction:
         if function is None:
             # Being typed for these arguments (with or without an eager signature's return
             # type, which a call of itself does not name).
-            typing = [k for k in self._lowering if k[:2] == key[:2]]
+            typing = [t for t in _TYPING if t[0] is self and t[1] == key[:2]]
             if typing:
-                recursion = self._lowering[typing[0]]
-                if _TYPING[-1][0] is not self or _TYPING[-1][1] != typing[0]:
+                if typing[0] is not _TYPING[-1]:
                     raise RecursionError(self.__name__)
+                recursion = typing[0][2]
                 if recursion.guess is None:
                     raise UnknownRecursiveReturn(self.__name__)
                 recursion.used = True
                 return SelfCall(self._ir_name(types), recursion.guess)
             if self._source is None:
                 self._source = FunctionSource(self.py_func)
-            self._lowering[key] = Recursion(self)
-            _TYPING.append((self, key))
+            recursion = Recursion(self)
+            _TYPING.append((self, key[:2], recursion))
             try:
                 function = lower_function(self._source, list(types), self._ir_name(types),
-                                          parallel, target, return_type, self._lowering[key])
+                                          parallel, target, return_type, recursion)
             finally:
                 _TYPING.pop()
-                del self._lowering[key]
             self._lowered[key] = function
         return function
 
