@@ -7,6 +7,7 @@
 #include <climits>
 #include <cmath>
 #include <complex>
+#include <cstring>
 
 #include "tessera/errors.h"
 
@@ -151,6 +152,13 @@ std::optional<Scalar> exact_python_scalar(nb::handle value, DType dtype) {
 
 Dims to_shape(nb::handle obj, const char* api) {
   Dims dims;
+  if (PyTuple_CheckExact(obj.ptr())) {  // the common spelling, read without an iterator
+    const Py_ssize_t n = PyTuple_GET_SIZE(obj.ptr());
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      dims.push_back(to_int64(PyTuple_GET_ITEM(obj.ptr(), i), api, "shape"));
+    }
+    return dims;
+  }
   if (PyIndex_Check(obj.ptr())) {
     dims.push_back(to_int64(obj, api, "shape"));
     return dims;
@@ -172,6 +180,11 @@ nb::tuple to_tuple(const Dims& dims) {
 }
 
 int64_t to_int64(nb::handle obj, const char* api, const char* what) {
+  if (PyLong_CheckExact(obj.ptr())) {  // a Python int (not a bool): no __index__ call
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(obj.ptr(), &overflow);
+    if (!overflow) return v;
+  }
   if (PyBool_Check(obj.ptr()) || !PyIndex_Check(obj.ptr())) {
     throw TypeError(prefix(api) + "'" + nb::inst_name(obj).c_str() +
                     "' object cannot be interpreted as an integer (" + what + ")");
@@ -188,12 +201,10 @@ int64_t to_int64(nb::handle obj, const char* api, const char* what) {
 
 Order to_order(nb::handle obj, Order fallback, const char* allowed, const char* api) {
   if (obj.is_none()) return fallback;
-  if (nb::isinstance<nb::str>(obj)) {
-    std::string s = nb::cast<std::string>(obj);
-    if (s.size() == 1) {
-      char c = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
-      if (std::string(allowed).find(c) != std::string::npos) return static_cast<Order>(c);
-    }
+  if (PyUnicode_Check(obj.ptr()) && PyUnicode_GET_LENGTH(obj.ptr()) == 1) {
+    const Py_UCS4 u = PyUnicode_READ_CHAR(obj.ptr(), 0);
+    const char c = u < 128 ? static_cast<char>(std::toupper(static_cast<int>(u))) : '\0';
+    if (c && std::strchr(allowed, c)) return static_cast<Order>(c);
   }
   throw ValueError(prefix(api) + "order must be one of " + allowed + ", got " +
                    nb::repr(obj).c_str());

@@ -93,10 +93,29 @@ void bind_creation(nb::module_& m) {
     if (d.is_cpu() && !copy) return nb::cast(NdArray{std::move(host), nb::borrow(obj)});
     return wrap(without_gil([&] { return host.copy(o).to_device(d); }));
   }, nb::arg("obj"), nb::arg("device").none(), nb::arg("copy"), nb::arg("order").none());
-  m.def("_empty", [](nb::handle shape, nb::handle dtype, nb::handle device, nb::handle order) {
+  // empty, zeros and ones with NumPy's signatures, bound directly: a Python function in
+  // front of them cost as much as making a small array.
+  m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {
     return wrap(Array::empty(to_shape(shape, "empty"), to_dtype(dtype, DType::Float64, "empty"),
                              to_device(device, "empty"), to_order(order, Order::C, "CF", "empty")));
-  }, nb::arg("shape").none(), nb::arg("dtype").none(), nb::arg("device").none(), nb::arg("order").none());
+  }, nb::arg("shape").none(), nb::arg("dtype").none() = nb::none(), nb::arg("order").none() = "C",
+     nb::kw_only(), nb::arg("device").none() = nb::none(),
+     "A new array of the given shape and dtype (float64 by default), its values not set.");
+  for (const auto& [name, value] : {std::pair{"zeros", 0}, std::pair{"ones", 1}}) {
+    m.def(name, [name, value](nb::handle shape, nb::handle dtype, nb::handle order,
+                              nb::handle device) {
+      const Dims s = to_shape(shape, name);
+      const DType dt = to_dtype(dtype, DType::Float64, name);
+      const Device d = to_device(device, name);
+      const Order o = to_order(order, Order::C, "CF", name);
+      // No GIL release: a small array is filled in less time than that takes, and a large
+      // one is a pending constant, filled when first used.
+      return wrap(full(s, Scalar(int64_t{value}), dt, d, o, name));
+    }, nb::arg("shape").none(), nb::arg("dtype").none() = nb::none(), nb::arg("order").none() = "C",
+       nb::kw_only(), nb::arg("device").none() = nb::none(),
+       value ? "A new array of the given shape and dtype (float64 by default), filled with ones."
+             : "A new array of the given shape and dtype (float64 by default), filled with zeros.");
+  }
   m.def("_empty_like", [](nb::handle proto, nb::handle dtype, nb::handle order) {
     const Array& p = unwrap(proto).array;
     return wrap(Array::empty_like(p, to_dtype(dtype, p.dtype(), "empty_like"),

@@ -120,6 +120,43 @@ std::vector<KeyItem> parse_key(nb::handle key, Device device) {
   return items;
 }
 
+// The key as basic items when every part of it is a Python int, a slice, None or `...`
+// (t[1], t[1:-1, ::2]: the keys of users' loops), read without the general parse and its
+// per-item array slots; false when some part needs the general parse.
+bool plain_basic_item(PyObject* o, std::vector<IndexItem>& items) {
+  if (PyLong_CheckExact(o)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) return false;
+    items.push_back(IndexItem::integer(v));
+  } else if (PySlice_Check(o)) {
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(o, &start, &stop, &step) < 0) {
+      PyErr_Clear();  // the general parse raises it, prefixed
+      return false;
+    }
+    items.push_back(IndexItem::slice(start, stop, step));
+  } else if (o == Py_None) {
+    items.push_back(IndexItem::new_axis());
+  } else if (o == Py_Ellipsis) {
+    items.push_back(IndexItem::ellipsis());
+  } else {
+    return false;
+  }
+  return true;
+}
+
+bool plain_basic_key(nb::handle key, std::vector<IndexItem>& items) {
+  PyObject* k = key.ptr();
+  if (!PyTuple_Check(k)) return plain_basic_item(k, items);
+  const Py_ssize_t n = PyTuple_GET_SIZE(k);
+  items.reserve(n);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!plain_basic_item(PyTuple_GET_ITEM(k, i), items)) return false;
+  }
+  return true;
+}
+
 bool is_basic(const std::vector<KeyItem>& key) {
   return std::none_of(key.begin(), key.end(), [](const KeyItem& k) { return k.array; });
 }
@@ -186,14 +223,22 @@ void bind_index_functions(nb::module_& m) {
 void bind_indexing(nb::class_<NdArray>& cls) {
   cls.def("__getitem__", [](nb::handle self, nb::handle key) {
     const Array& a = unwrap(self).array;
+    if (std::vector<IndexItem> items; plain_basic_key(key, items)) {
+      return wrap_view(a.index(items), self);
+    }
     const std::vector<KeyItem> parsed = parse_key(key, a.device());
     if (is_basic(parsed)) return wrap_view(a.index(basic_items(parsed)), self);
     return wrap(without_gil([&] { return getitem(a, parsed); }));
   }, nb::arg("key").none());
   cls.def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
     const Array& a = unwrap(self).array;
-    const std::vector<KeyItem> parsed = parse_key(key, a.device());
-    if (!is_basic(parsed)) {
+    std::vector<IndexItem> items;
+    std::vector<KeyItem> parsed;
+    if (!plain_basic_key(key, items)) {
+      items.clear();
+      parsed = parse_key(key, a.device());
+    }
+    if (!parsed.empty() && !is_basic(parsed)) {
       if (!a.writeable()) throw ValueError("[setitem] assignment destination is read-only");
       Array src = value_array(value, a, "setitem", /*element=*/false, /*advanced=*/true);
       warn_complex_cast(src.dtype(), a.dtype());
@@ -203,7 +248,7 @@ void bind_indexing(nb::class_<NdArray>& cls) {
       });
       return;
     }
-    const std::vector<IndexItem> items = basic_items(parsed);
+    if (!parsed.empty()) items = basic_items(parsed);
     const bool element =
         static_cast<int>(items.size()) == a.ndim() &&
         std::all_of(items.begin(), items.end(),

@@ -87,18 +87,27 @@ nb::object transpose(nb::handle self, nb::args args) {
 
 }  // namespace
 
-nb::object wrap(Array a) { return nb::cast(NdArray{std::move(a), nb::none()}); }
+namespace {
+// tessera.ndarray's type object: a direct type check is the cheapest test on the hot path.
+PyTypeObject* ndarray_type = nullptr;
+
+// A new tessera.ndarray built in place: nb::cast would look the C++ type up in nanobind's
+// type map and move a temporary, which costs as much as the rest of making a small view.
+nb::object new_ndarray(Array a, nb::object base) {
+  nb::object o = nb::inst_alloc(reinterpret_cast<PyObject*>(ndarray_type));
+  new (nb::inst_ptr<NdArray>(o)) NdArray{std::move(a), std::move(base)};
+  nb::inst_mark_ready(o);
+  return o;
+}
+}  // namespace
+
+nb::object wrap(Array a) { return new_ndarray(std::move(a), nb::none()); }
 
 nb::object wrap_view(Array a, nb::handle parent) {
   const NdArray& p = unwrap(parent);
   nb::object base = p.base.is_none() ? nb::borrow(parent) : p.base;
-  return nb::cast(NdArray{std::move(a), std::move(base)});
+  return new_ndarray(std::move(a), std::move(base));
 }
-
-namespace {
-// tessera.ndarray's type object: a direct type check is the cheapest test on the hot path.
-PyTypeObject* ndarray_type = nullptr;
-}  // namespace
 
 bool is_ndarray(nb::handle obj) { return PyObject_TypeCheck(obj.ptr(), ndarray_type); }
 
@@ -113,8 +122,8 @@ Array on_current_cuda_device(const Array& a) {
 }
 
 NdArray& unwrap(nb::handle obj) {
-  NdArray* p = nullptr;
-  if (!nb::try_cast<NdArray*>(obj, p) || !p) {
+  NdArray* p = as_ndarray(obj);
+  if (!p) {
     throw TypeError(std::string("expected a tessera.ndarray, got ") + nb::inst_name(obj).c_str());
   }
   return *p;
@@ -418,6 +427,7 @@ void bind_ndarray(nb::module_& m) {
   bind_ufuncs(m, cls);
   bind_cuda_exchange(m, cls);
   bind_reductions(m);
+  bind_reduction_methods(cls);
   bind_sorting(m);
   bind_linalg(m);
   bind_fft(m);

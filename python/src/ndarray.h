@@ -68,6 +68,7 @@ void bind_errstate(nb::module_& m);
 void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class);
 void bind_cuda_exchange(nb::module_& m, nb::class_<NdArray>& array_class);
 void bind_reductions(nb::module_& m);
+void bind_reduction_methods(nb::class_<NdArray>& cls);
 void bind_sorting(nb::module_& m);
 void bind_jit(nb::module_& m);
 void bind_user_kernels(nb::module_& m);

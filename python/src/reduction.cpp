@@ -60,7 +60,43 @@ nb::object result(Array r, const ReduceOptions& o, nb::handle out) {
                                         : nb::borrow(out);
 }
 
+// tessera._reduction's function `name`, with NumPy's signature, for the calls with
+// arguments (looked up each time: a static Python object would outlive the interpreter).
+nb::object reduction_function(const char* name) {
+  return nb::module_::import_("tessera._reduction").attr(name);
+}
+
 }  // namespace
+
+void bind_reduction_methods(nb::class_<NdArray>& cls) {
+  // t.sum(), t.argmax() ... without arguments, the calls a loop over small arrays makes, go
+  // straight to the engine; with arguments, tessera._reduction reads NumPy's signature.
+  struct Folding {
+    const char* name;
+    Ufunc op;
+  };
+  static constexpr Folding foldings[] = {
+      {"sum", Ufunc::Add},          {"prod", Ufunc::Multiply}, {"max", Ufunc::Maximum},
+      {"min", Ufunc::Minimum},      {"any", Ufunc::LogicalOr}, {"all", Ufunc::LogicalAnd}};
+  for (const Folding& f : foldings) {
+    cls.def(f.name, [f](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {
+      if (args.size() || kwargs.size()) return reduction_function(f.name)(self, *args, **kwargs);
+      const Array& a = unwrap(self).array;
+      return wrap(without_gil([&] { return reduce(f.op, a, ReduceOptions{}, f.name); }));
+    }, "The reduction of the same name in tessera (NumPy's ndarray method).");
+  }
+  for (const bool max : {true, false}) {
+    const char* name = max ? "argmax" : "argmin";
+    cls.def(name, [name, max](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {
+      if (args.size() || kwargs.size()) return reduction_function(name)(self, *args, **kwargs);
+      const Array& a = unwrap(self).array;
+      return wrap(without_gil([&] {
+        return max ? argmax(a, std::nullopt, false, std::nullopt)
+                   : argmin(a, std::nullopt, false, std::nullopt);
+      }));
+    }, "The function of the same name in tessera (NumPy's ndarray method).");
+  }
+}
 
 void bind_reductions(nb::module_& m) {
   // initial: None for no starting value; skip_identity: initial=None was written, which

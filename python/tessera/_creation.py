@@ -212,16 +212,9 @@ def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
         return function(*indices(shape, dtype=dtype), **kwargs)
 
 
-def empty(shape, dtype=float, order="C", *, device=None):
-    return _core._empty(shape, dtype, _device_of(device, None), order)
-
-
-def zeros(shape, dtype=float, order="C", *, device=None):
-    return _core._full(shape, 0, dtype, _device_of(device, None), order, "zeros")
-
-
-def ones(shape, dtype=float, order="C", *, device=None):
-    return _core._full(shape, 1, dtype, _device_of(device, None), order, "ones")
+empty = _core.empty
+zeros = _core.zeros
+ones = _core.ones
 
 
 _PYTHON_SCALAR_DTYPES = {float: np.float64, int: np.int64, bool: np.bool_, complex: np.complex128}

@@ -377,28 +377,15 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
 
 
 def _install():
-    def method(function, name, without_arguments=None):
-        # without_arguments(self): the call with no arguments, where it has a shorter way
-        # to the engine (t.sum(), t.argmax(): the common calls on small arrays).
+    # sum, prod, max, min, any, all, argmax and argmin are methods of the C++ class, which
+    # calls these functions when given arguments.
+    def method(function, name):
         def bound(self, *args, **kwargs):
-            if without_arguments is not None and not args and not kwargs:
-                return without_arguments(self)
             return function(self, *args, **kwargs)
         bound.__name__ = name
         bound.__doc__ = function.__doc__
         return bound
 
-    def folding(op, name):  # the arguments the general path passes for a full reduction
-        return lambda self: _core._reduce(op, self, None, None, None, False, None, True, name,
-                                          False)
-
-    for name, function, op in (("sum", sum, "add"), ("prod", prod, "multiply"),
-                               ("max", max, "maximum"), ("min", min, "minimum"),
-                               ("any", any, "logical_or"), ("all", all, "logical_and")):
-        setattr(ndarray, name, method(function, name, folding(op, name)))
-    for name, function, largest in (("argmax", argmax, True), ("argmin", argmin, False)):
-        setattr(ndarray, name, method(function, name, lambda self, largest=largest:
-                                      _core._argextreme(self, None, None, False, largest)))
     for name, function in {"mean": mean, "var": var, "std": std, "cumsum": cumsum,
                            "cumprod": cumprod}.items():
         setattr(ndarray, name, method(function, name))

@@ -4,6 +4,7 @@
 #include "tessera/reduction.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -93,8 +94,8 @@ std::optional<Scalar> exact_neutral(Ufunc op, DType dtype) {
 // The loop whose inputs and output are all one dtype, NumPy's reduction rule: dtype= when
 // given; add/multiply widen bool and small integers to the default integer; logical ops
 // reduce as bool; otherwise the loop op(a, a) resolves to, if it keeps its dtype.
-int reduce_loop(Ufunc op, const Array& a, std::optional<DType> dtype, bool reorderable,
-                const std::string& prefix) {
+int resolve_reduce_loop(Ufunc op, const Array& a, std::optional<DType> dtype, bool reorderable,
+                        const std::string& prefix) {
   const UfuncInfo& info = ufunc_info(op);
   auto find = [&](DType t) -> std::optional<int> {
     for (size_t i = 0; i < info.loops.size(); ++i) {
@@ -125,6 +126,20 @@ int reduce_loop(Ufunc op, const Array& a, std::optional<DType> dtype, bool reord
   const LoopSignature& s = info.loops[loop];
   // An ordered fold may read its values as another dtype (ldexp: acc = ldexp(acc, int)).
   if (s.in[0] != s.out[0] || (s.in[1] != s.in[0] && reorderable)) return no_loop();
+  return loop;
+}
+
+// The loop of a reduction without dtype= depends only on the op and the input's dtype:
+// remembered, as a loop search costs more than summing a small array.
+int reduce_loop(Ufunc op, const Array& a, std::optional<DType> dtype, bool reorderable,
+                const std::string& prefix) {
+  if (dtype) return resolve_reduce_loop(op, a, dtype, reorderable, prefix);
+  static std::atomic<int> found[kNumUfuncs][kNumDTypes][2] = {};  // loop + 1; 0: not yet
+  std::atomic<int>& slot =
+      found[static_cast<int>(op)][static_cast<int>(a.dtype())][reorderable ? 1 : 0];
+  if (const int known = slot.load(std::memory_order_relaxed)) return known - 1;
+  const int loop = resolve_reduce_loop(op, a, dtype, reorderable, prefix);
+  slot.store(loop + 1, std::memory_order_relaxed);
   return loop;
 }
 

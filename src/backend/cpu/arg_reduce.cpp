@@ -40,6 +40,35 @@ struct Best {
   }
 };
 
+// The SIMD fold of the op over T, where there is one (floats).
+template <typename T, bool Max>
+BlockFold extreme_fold() {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    return simd_block_fold(Max ? Ufunc::Maximum : Ufunc::Minimum,
+                           std::is_same_v<T, float> ? DType::Float32 : DType::Float64);
+  }
+  return nullptr;
+}
+
+// Offers m values `v`, elements off ... off + m - 1, to `best`. Floats: the block's extreme
+// by SIMD first, then only a block that improves on the best is searched for where that
+// value first occurs.
+template <typename T, bool Max>
+void offer_block(Best<T, Max>& best, const T* v, int64_t off, int64_t m, BlockFold fold) {
+  if (fold) {
+    T extreme;
+    fold(reinterpret_cast<const std::byte*>(v), m, reinterpret_cast<std::byte*>(&extreme));
+    if (best.index >= 0 && !kernels::arg_beats<Max, T>(extreme, best.value)) return;
+    const bool nan = has_nan(extreme);
+    int64_t i = 0;
+    while (nan ? !has_nan(v[i]) : v[i] != extreme) ++i;
+    best.value = v[i];
+    best.index = off + i;
+    return;
+  }
+  for (int64_t i = 0; i < m; ++i) best.offer(v[i], off + i);
+}
+
 // Scans elements [begin, end) of the innermost (reduced) axis at `ptrs`.
 template <typename T, bool Max>
 Best<T, Max> scan_row(const ArgPlan& plan, std::byte* const* ptrs, int64_t begin, int64_t end) {
@@ -48,31 +77,28 @@ Best<T, Max> scan_row(const ArgPlan& plan, std::byte* const* ptrs, int64_t begin
   std::byte* slot_ptr[kMaxSlots];
   fill_constants(p, memory, std::min(end - begin, kBlock));
   Best<T, Max> best;
-  // Floats: the block's extreme by SIMD first, then only a block that improves on the best
-  // is searched for where that value first occurs.
-  BlockFold fold = nullptr;
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    fold = simd_block_fold(Max ? Ufunc::Maximum : Ufunc::Minimum,
-                           std::is_same_v<T, float> ? DType::Float32 : DType::Float64);
-  }
+  const BlockFold fold = extreme_fold<T, Max>();
   for (int64_t off = begin; off < end; off += kBlock) {
     const int64_t m = std::min(kBlock, end - off);
     run_block(p, ptrs, plan.inner_strides, off, m, memory, slot_ptr);
-    const T* v = reinterpret_cast<const T*>(slot_ptr[p.roots[0]]);
-    if (fold) {
-      T extreme;
-      fold(reinterpret_cast<const std::byte*>(v), m, reinterpret_cast<std::byte*>(&extreme));
-      if (best.index >= 0 && !kernels::arg_beats<Max, T>(extreme, best.value)) continue;
-      const bool nan = has_nan(extreme);
-      int64_t i = 0;
-      while (nan ? !has_nan(v[i]) : v[i] != extreme) ++i;
-      best.value = v[i];
-      best.index = off + i;
-      continue;
-    }
-    for (int64_t i = 0; i < m; ++i) best.offer(v[i], off + i);
+    offer_block(best, reinterpret_cast<const T*>(slot_ptr[p.roots[0]]), off, m, fold);
   }
   return best;
+}
+
+// The whole of a bare input, dense in memory and short enough for one thread, scanned
+// straight from memory in the blocks scan_row would take (the same first extreme): no
+// program or layout for t.argmax() on a small array.
+template <typename T, bool Max>
+int64_t scan_dense(const Array& x) {
+  const T* v = reinterpret_cast<const T*>(x.data());
+  const int64_t n = x.size();
+  const BlockFold fold = extreme_fold<T, Max>();
+  Best<T, Max> best;
+  for (int64_t off = 0; off < n; off += kBlock) {
+    offer_block(best, v + off, off, std::min(kBlock, n - off), fold);
+  }
+  return best.index;
 }
 
 template <typename T, bool Max>
@@ -163,6 +189,17 @@ void arg_outer(const ArgPlan& plan) {
 
 void arg_reduce(const expr::Node& root, bool max, const Array& index) {
   if (index.size() == 0) return;
+  const Array& x = root.input;
+  if (root.kind == expr::Node::Kind::Input && x.dtype() == root.dtype && x.ndim() == 1 &&
+      x.strides()[0] == x.itemsize() && index.strides()[0] == 0 &&
+      x.size() < 2 * kGrainElements) {
+    kernels::visit_dtype(root.dtype, [&](auto zero) {
+      using T = decltype(zero);
+      *reinterpret_cast<int64_t*>(index.data()) =
+          max ? scan_dense<T, true>(x) : scan_dense<T, false>(x);
+    });
+    return;
+  }
   ArgPlan plan;
   walk_tree(plan, root, index);
   const int nops = plan.operands;

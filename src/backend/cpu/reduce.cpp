@@ -12,6 +12,7 @@
 // fold strictly in index order, as NumPy does, and are not split over threads.
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -20,6 +21,8 @@
 #include "backend/cpu/parallel.h"
 #include "backend/cpu/simd_reduce.h"
 #include "backend/cpu/strided_loop.h"
+#include "core/fp_events.h"
+#include "tessera/errstate.h"
 
 namespace tessera::cpu {
 namespace {
@@ -30,18 +33,22 @@ constexpr int64_t kGrainElements = 32 << 10;
 // An innermost axis shorter than this swaps with a longer axis of the other kind.
 constexpr int64_t kShortAxis = 128;
 
-// The walk's operand 0 is the accumulator (stride 0 along the reduced axes).
-struct Plan : TreeWalk {
+// How values fold: the op's binary loop, and the sizes it reads.
+struct Folding {
   LoopFn combine = nullptr;
   BlockFold block_fold = nullptr;  // a SIMD fold of one block, when there is one
+  int64_t isize = 0;  // accumulators
+  int64_t vsize = 0;  // values: the same but for ordered folds such as ldexp(acc, int)
+  bool ordered = false;
+};
+
+// The walk's operand 0 is the accumulator (stride 0 along the reduced axes).
+struct Plan : TreeWalk, Folding {
   // sum((x - center)^2) with x contiguous operand 1: folded straight from memory.
   SquaresFold squares = nullptr;
   alignas(16) std::byte center[16] = {};
   // The tree is a bare contiguous input of the accumulator dtype, folded by block_fold.
   bool direct = false;
-  int64_t isize = 0;  // accumulators
-  int64_t vsize = 0;  // values: the same but for ordered folds such as ldexp(acc, int)
-  bool ordered = false;
   std::vector<int> kept, reduced;  // layout axes other than the innermost, outermost first
   bool inner_reduced = false;
   int64_t inner = 1;               // the innermost axis' length
@@ -54,7 +61,7 @@ int64_t extent(const Plan& plan, const std::vector<int>& axes) {
   return n;
 }
 
-void combine1(const Plan& plan, const std::byte* a, const std::byte* b, std::byte* out) {
+void combine1(const Folding& plan, const std::byte* a, const std::byte* b, std::byte* out) {
   const std::byte* in[2] = {a, b};
   std::byte* outs[1] = {out};
   plan.combine(in, outs, 1);
@@ -64,7 +71,7 @@ void combine1(const Plan& plan, const std::byte* a, const std::byte* b, std::byt
 // them; or, for ordered ops, strictly left to right from the starting value.
 class Fold {
  public:
-  Fold(const Plan& plan, std::byte* halving) : plan_(plan), halving_(halving) {}
+  Fold(const Folding& plan, std::byte* halving) : plan_(plan), halving_(halving) {}
 
   void start_from(const std::byte* value) {
     std::memcpy(level_[0], value, plan_.isize);
@@ -135,9 +142,9 @@ class Fold {
     }
   }
 
-  const Plan& plan_;
+  const Folding& plan_;
   std::byte* halving_;
-  alignas(16) std::byte level_[kLevels][kMaxItem] = {};
+  alignas(16) std::byte level_[kLevels][kMaxItem];  // valid where used_ is set
   bool used_[kLevels] = {};
 };
 
@@ -406,18 +413,73 @@ void choose_inner(StridedLayout& layout) {
   for (int k = 0; k < layout.operands; ++k) std::swap(layout.strides[k][best], layout.strides[k][last]);
 }
 
+// A whole array folded to one accumulator straight from memory: the tree is a bare input
+// of the accumulator's dtype (or read as bool, for any() and all(): a cast that raises no
+// floating-point errors), dense in memory and short enough for one thread. The fold is the
+// general walk's for that case (the same SIMD fold of the whole row, or the same blocks
+// halved pairwise), so the result is bit for bit the same; skipping the program and the
+// layout is what makes t.sum() on a small array cost less than the fold itself would.
+bool fold_dense_input(const expr::Node& root, Ufunc op, int loop, const Array& acc) {
+  if (root.kind != expr::Node::Kind::Input) return false;
+  const Array& x = root.input;
+  const int64_t n = x.size();
+  const bool converts = x.dtype() != root.dtype;
+  if (root.dtype != acc.dtype() || (converts && root.dtype != DType::Bool) ||
+      n >= 2 * kGrainElements) {
+    return false;
+  }
+  if (!x.is_c_contiguous() && !x.is_f_contiguous()) return false;
+  for (int64_t s : acc.strides()) {
+    if (s != 0) return false;
+  }
+  Folding ops;
+  ops.combine = loop_for(op, loop);
+  ops.block_fold = simd_block_fold(op, acc.dtype());
+  ops.isize = ops.vsize = acc.itemsize();
+  Fold fold(ops, halving_buffer());
+  const std::byte* values = x.data();
+  std::byte* out = acc.data();
+  alignas(16) std::byte value[kMaxItem];
+  std::atomic<unsigned> errors{0};
+  clear_stale_fp_errors();
+  if (converts) {
+    const CastRow cast = cast_row_for(x.dtype(), root.dtype);
+    alignas(64) std::byte block[kBlock];
+    for (int64_t off = 0; off < n; off += kBlock) {
+      const int64_t m = std::min(kBlock, n - off);
+      cast(values + off * x.itemsize(), x.itemsize(), block, 1, m);
+      fold.add_block(block, m);
+    }
+  } else if (ops.block_fold) {
+    ops.block_fold(values, n, value);
+    fold.add_value(value);
+  } else {
+    for (int64_t off = 0; off < n; off += kBlock) {
+      fold.add_block(values + off * ops.isize, std::min(kBlock, n - off));
+    }
+  }
+  fold.result(value);
+  combine1(ops, out, value, out);
+  collect_fp_errors(errors);
+  if (const unsigned raised = errors.load() & reported_fp_errors(op, acc.dtype())) {
+    record_fp_errors("reduce", raised, fp_modes());
+  }
+  return true;
+}
+
 }  // namespace
 
 void reduce(const expr::Node& root, Ufunc op, int loop, bool ordered, const Array& acc) {
   if (acc.size() == 0) return;
+  if (!ordered && fold_dense_input(root, op, loop, acc)) return;
   Plan plan;
+  plan.combine = loop_for(op, loop);
+  plan.ordered = ordered;
   // Walked in the order of what is read (the first input), not of the small accumulator.
   walk_tree(plan, root, acc);
-  plan.combine = loop_for(op, loop);
   if (!ordered) plan.block_fold = simd_block_fold(op, acc.dtype());
   plan.isize = acc.itemsize();
   plan.vsize = itemsize(root.dtype);
-  plan.ordered = ordered;
   const std::vector<Array>& operands = plan.program.operands;
   const int nops = plan.operands;
   StridedLayout& layout = plan.layout;
