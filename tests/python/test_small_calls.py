@@ -1,0 +1,193 @@
+"""The short paths of the calls a loop over small arrays makes (issue 23): reductions and
+argmax/argmin called without arguments, empty/zeros/ones bound directly, and keys of plain
+ints and slices. Each is held to NumPy, and to tessera's general path where that must give
+the same bits: the short paths skip work, never change what is computed."""
+
+import numpy as np
+import pytest
+
+import tessera as tp
+from conftest import ALL_DTYPES, assert_same, sample
+from oracle import assert_raises_like
+
+FOLDINGS = ["sum", "prod", "max", "min", "any", "all"]
+# Around the evaluator's block of 512 values and the reductions' pairwise halving.
+SIZES = [1, 2, 3, 7, 8, 9, 100, 511, 512, 513, 1500]
+
+
+def special_values(dtype, n, seed):
+    """sample() with zeros of both signs, and NaN and infinities for float dtypes."""
+    values = np.array(sample((n,), dtype, seed))
+    if values.dtype.kind in "fc" and n >= 4:
+        values[n // 4] = -0.0
+        values[n // 3] = np.inf
+        values[n // 2] = -np.inf
+    return values
+
+
+def bits(t):
+    return tp.asnumpy(t).tobytes()
+
+
+@pytest.mark.parametrize("name", FOLDINGS)
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_folding_methods_match_numpy(device, name, dtype):
+    for n in SIZES:
+        values = sample((n,), dtype, seed=n)
+        if name == "prod" and values.dtype.kind in "fc":
+            values = (values / 10).astype(dtype)  # keep products finite
+        got = getattr(tp.asarray(values), name)()
+        want = getattr(values, name)()
+        if values.dtype.kind in "fc" and name in ("sum", "prod"):
+            assert got.dtype == want.dtype and got.shape == ()
+            rtol = {16: 1e-2, 32: 1e-5, 64: 1e-12}[np.finfo(values.dtype).bits]
+            np.testing.assert_allclose(tp.asnumpy(got), want, rtol=rtol)
+        else:
+            assert_same(got, want)
+
+
+@pytest.mark.parametrize("name", FOLDINGS)
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.int32, np.bool_],
+                         ids=lambda d: np.dtype(d).name)
+def test_folding_of_dense_memory_agrees_with_the_general_walk(device, name, dtype):
+    # The same values dense (read straight from memory) and as a strided view (folded by
+    # the general walk over the evaluator's blocks). Folds whose value does not depend on
+    # the order of the values give the same bits; float sums and products agree to rounding.
+    for n in SIZES:
+        values = special_values(dtype, n, seed=n)
+        if name == "prod" and values.dtype.kind in "fc":
+            values = (sample((n,), dtype, seed=n) / 10).astype(dtype)  # finite products
+        base = np.zeros(2 * n, dtype)
+        base[::2] = values
+        dense, walked = tp.asarray(values), tp.asarray(base)[::2]
+        with np.errstate(all="ignore"), tp.errstate(all="ignore"):
+            got, want = getattr(dense, name)(), getattr(walked, name)()
+        if values.dtype.kind in "fc" and name in ("sum", "prod"):
+            rtol = {16: 1e-2, 32: 1e-5, 64: 1e-12}[np.finfo(values.dtype).bits]
+            np.testing.assert_allclose(tp.asnumpy(got), tp.asnumpy(want), rtol=rtol)
+        else:
+            assert bits(got) == bits(want), n
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_any_all_of_nan_and_signed_zero(device, dtype):
+    values = np.zeros(5, dtype)
+    if values.dtype.kind in "fc":
+        values[1] = -0.0
+        assert_same(tp.asarray(values).any(), values.any())
+        values[3] = np.nan
+    else:
+        values[3] = 1
+    assert_same(tp.asarray(values).any(), values.any())
+    assert_same(tp.asarray(values).all(), values.all())
+    assert_same(tp.asarray(values + 1).all(), (values + 1).all())
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_arg_methods_match_numpy(device, name, dtype):
+    for n in SIZES:
+        values = special_values(dtype, n, seed=n)
+        assert_same(getattr(tp.asarray(values), name)(), getattr(values, name)())
+    if np.dtype(dtype).kind in "fc":
+        # The first NaN wins; ties go to the first occurrence.
+        values = np.array([1, 5, np.nan, 5, np.nan, -3], dtype)
+        assert_same(getattr(tp.asarray(values), name)(), getattr(values, name)())
+    values = np.array([2, 7, 7, 0, 0, 2], dtype)
+    assert_same(getattr(tp.asarray(values), name)(), getattr(values, name)())
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_arg_methods_of_views_and_other_shapes(device, name):
+    base = sample((6, 5), np.float64, seed=3)
+    for key in [(slice(None), 1), (slice(None, None, -1),), (1,), (Ellipsis,)]:
+        view = base[key]
+        assert_same(getattr(tp.asarray(base)[key], name)(), getattr(view, name)())
+    assert_same(getattr(tp.asarray(base).T, name)(), getattr(base.T, name)())
+    assert_same(getattr(tp.asarray(np.float64(2.5)), name)(), getattr(np.float64(2.5), name)())
+    assert_raises_like(lambda: getattr(np.zeros(0), name)(), lambda: getattr(tp.zeros(0), name)())
+
+
+@pytest.mark.parametrize("name", FOLDINGS + ["argmax", "argmin"])
+def test_methods_with_arguments_take_numpys_signature(device, name):
+    values = sample((4, 3), np.float64, seed=1)
+    t = tp.asarray(values)
+
+    def check(got, want):
+        if name in ("sum", "prod"):  # folded in another order than NumPy's
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_allclose(tp.asnumpy(got), want, rtol=1e-12)
+        else:
+            assert_same(got, want)
+
+    check(getattr(t, name)(0), getattr(values, name)(0))
+    check(getattr(t, name)(axis=1, keepdims=True), getattr(values, name)(axis=1, keepdims=True))
+    check(getattr(t, name)(None), getattr(values, name)(None))
+    assert_raises_like(lambda: getattr(values, name)(axis=2), lambda: getattr(t, name)(axis=2))
+    with pytest.raises(TypeError, match=name):
+        getattr(t, name)(bad=1)
+    out = tp.empty(3, dtype=getattr(values, name)(0).dtype)
+    assert getattr(t, name)(0, out=out) is out
+    check(out, getattr(values, name)(0))
+
+
+def test_reductions_of_pending_and_empty_arrays(device):
+    values = sample((10,), np.float64)
+    t = tp.asarray(values)
+    np.testing.assert_allclose(tp.asnumpy((t * t).sum()), (values * values).sum(), rtol=1e-12)
+    assert_same(tp.zeros(0).sum(), np.zeros(0).sum())
+    assert_same(tp.zeros(0, dtype=bool).any(), np.zeros(0, dtype=bool).any())
+    assert_raises_like(lambda: np.zeros(0).max(), lambda: tp.zeros(0).max())
+
+
+def test_sum_overflow_warns_as_numpy(device):
+    values = np.full(3, np.finfo(np.float64).max)
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        np.add.reduce(values)
+    if device.kind == "cpu":
+        with pytest.warns(RuntimeWarning, match="overflow"):
+            tp.asarray(values).sum()
+
+
+@pytest.mark.parametrize("name", ["empty", "zeros", "ones"])
+def test_creation_signatures(device, name):
+    for shape in [3, (2, 3), [2, 3], (), 0, np.int64(4), (np.int32(2), 1)]:
+        for dtype in [None, float, "int32", np.complex64, np.dtype("bool")]:
+            got = getattr(tp, name)(shape, dtype)
+            want = getattr(np, name)(shape, dtype)
+            assert got.shape == want.shape and got.dtype == want.dtype
+            assert got.device == device
+            if name != "empty":
+                assert_same(got, want)
+    for order in ["C", "F", "c", "f"]:
+        got = getattr(tp, name)((2, 3), order=order)
+        assert got.flags.f_contiguous == getattr(np, name)((2, 3), order=order).flags.f_contiguous
+    assert getattr(tp, name)(2, device="cpu").device == tp.Device("cpu")
+    for bad in [dict(shape=None), dict(shape="a"), dict(shape=(2, -1)), dict(shape=3, order="A"),
+                dict(shape=3, order="Z"), dict(shape=3, order=""), dict(shape=3, dtype="nope"),
+                dict(shape=(2**62, 2**62))]:
+        assert_raises_like(lambda: getattr(np, name)(**bad), lambda: getattr(tp, name)(**bad))
+
+
+def test_plain_keys(device):
+    values = sample((4, 5), np.float64)
+    t = tp.asarray(values)
+    for key in [1, -1, (1, 2), (-1, -5), slice(1, None), (slice(None), slice(None, None, -2)),
+                (Ellipsis, 1), (None, 1), (), (1, Ellipsis, None), True, slice(10**30, None),
+                slice(None, -10**30), (slice(0, 4, 10**30),)]:
+        assert_same(t[key], values[key])
+    for key in [4, -5, (1, 5), 2**63, -2**64, (1, 2, 3), slice(None, None, 0), (1.5,),
+                (Ellipsis, Ellipsis)]:
+        assert_raises_like(lambda: values[key], lambda: t[key])
+
+
+def test_plain_key_assignment(device):
+    values = sample((4, 5), np.float64)
+    t = tp.asarray(values.copy())
+    for key, value in [(1, 7.0), ((2, 3), -1.5), (slice(1, 3), 2.0), ((slice(None), 0), 3),
+                       ((), 0.5), ((Ellipsis, -1), 9)]:
+        values[key] = value
+        t[key] = value
+        assert_same(t, values)
+    for key in [4, (1, 5), 2**63, slice(None, None, 0)]:
+        assert_raises_like(lambda: values.__setitem__(key, 1.0), lambda: t.__setitem__(key, 1.0))
