@@ -103,6 +103,12 @@ inline Array apply_ufunc1(Ufunc op, std::span<const Operand> inputs,
 // loop straight into a new array. nullopt when any of that does not hold (or the op needs
 // a check apply_ufunc makes); apply_ufunc then gives the same result.
 std::optional<Array> apply_ufunc_small(Ufunc op, std::span<const Array* const> inputs);
+// The same for a binary op of an array and a Python number (`t * 2.0`, `t > 1`): a float,
+// a complex, or an int in [0, 127], which every dtype holds, so that the loop depends on
+// the array's dtype and the number's kind alone. `scalar_first`: the number is the left
+// operand.
+std::optional<Array> apply_ufunc_small(Ufunc op, const Array& array, const Operand& number,
+                                       bool scalar_first);
 
 // where(cond, x, y): NumPy's three-argument where; cond is read as bool.
 Array where(const Operand& cond, const Operand& x, const Operand& y);

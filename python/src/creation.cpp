@@ -59,6 +59,87 @@ Scalar scalar_from_host(nb::handle value, const char* api) {
   return Scalar(a.dtype(), a.data());
 }
 
+// A list or tuple of Python numbers, flat or nested into a rectangle ([1.0, 2.0], [[1, 2],
+// [3, 4]]): the commonest argument of array() in users' code, read here in two passes
+// (shape and kinds, then values) instead of through numpy.asarray and a copy.
+class PythonNumbers {
+ public:
+  // False when `obj` is anything else (empty, ragged, other element types, ints beyond
+  // int64): NumPy's reading applies then.
+  bool read(nb::handle obj) {
+    for (PyObject* o = obj.ptr(); PyList_CheckExact(o) || PyTuple_CheckExact(o);) {
+      const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+      if (n == 0 || shape_.size() == kMaxDims) return false;
+      shape_.push_back(n);
+      o = PySequence_Fast_GET_ITEM(o, 0);
+    }
+    return !shape_.empty() && classify(obj.ptr(), 0);
+  }
+
+  // NumPy's dtype for the numbers: bool, int64, float64 or complex128.
+  DType dtype() const {
+    return complex_ ? DType::Complex128 : float_ ? DType::Float64 : int_ ? DType::Int64 : DType::Bool;
+  }
+
+  Array array() const {
+    Array out = Array::empty(shape_, dtype(), Device::cpu());
+    std::byte* p = out.data();
+    fill(obj_, 0, p);
+    return out;
+  }
+
+ private:
+  bool classify(PyObject* o, int depth) {
+    if (depth == 0) obj_ = o;
+    if (depth == shape_.size()) {
+      if (PyFloat_CheckExact(o)) {
+        float_ = true;
+      } else if (PyLong_CheckExact(o)) {
+        int overflow = 0;
+        PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) return false;
+        int_ = true;
+      } else if (PyComplex_CheckExact(o)) {
+        complex_ = true;
+      } else if (!PyBool_Check(o)) {
+        return false;
+      }
+      return true;
+    }
+    if ((!PyList_CheckExact(o) && !PyTuple_CheckExact(o)) ||
+        PySequence_Fast_GET_SIZE(o) != shape_[depth]) {
+      return false;
+    }
+    for (Py_ssize_t i = 0; i < shape_[depth]; ++i) {
+      if (!classify(PySequence_Fast_GET_ITEM(o, i), depth + 1)) return false;
+    }
+    return true;
+  }
+
+  void fill(PyObject* o, int depth, std::byte*& p) const {
+    if (depth < shape_.size()) {
+      for (Py_ssize_t i = 0; i < shape_[depth]; ++i) fill(PySequence_Fast_GET_ITEM(o, i), depth + 1, p);
+      return;
+    }
+    const DType t = dtype();
+    if (t == DType::Bool) {
+      *reinterpret_cast<bool*>(p) = o == Py_True;
+    } else if (t == DType::Int64) {
+      *reinterpret_cast<int64_t*>(p) = PyLong_AsLongLong(o);  // True and False too
+    } else if (t == DType::Float64) {
+      *reinterpret_cast<double*>(p) = PyFloat_Check(o) ? PyFloat_AS_DOUBLE(o) : PyLong_AsDouble(o);
+    } else {
+      const Py_complex c = PyComplex_AsCComplex(o);
+      *reinterpret_cast<std::complex<double>*>(p) = {c.real, c.imag};
+    }
+    p += itemsize(t);
+  }
+
+  Dims shape_;
+  PyObject* obj_ = nullptr;
+  bool int_ = false, float_ = false, complex_ = false;
+};
+
 }  // namespace
 
 Array array_from_host(nb::handle obj, const char* api) {
@@ -93,6 +174,13 @@ void bind_creation(nb::module_& m) {
     if (d.is_cpu() && !copy) return nb::cast(NdArray{std::move(host), nb::borrow(obj)});
     return wrap(without_gil([&] { return host.copy(o).to_device(d); }));
   }, nb::arg("obj"), nb::arg("device").none(), nb::arg("copy"), nb::arg("order").none());
+  m.def("_from_python_numbers", [](nb::handle obj, nb::handle device) -> nb::object {
+    PythonNumbers numbers;
+    if (!numbers.read(obj)) return nb::none();
+    const Device d = to_device(device, "array");
+    Array host = numbers.array();
+    return wrap(d.is_cpu() ? std::move(host) : without_gil([&] { return host.to_device(d); }));
+  }, nb::arg("obj"), nb::arg("device").none());
   // empty, zeros and ones with NumPy's signatures, bound directly: a Python function in
   // front of them cost as much as making a small array.
   m.def("empty", [](nb::handle shape, nb::handle dtype, nb::handle order, nb::handle device) {

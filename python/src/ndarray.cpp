@@ -305,7 +305,7 @@ void bind_ndarray(nb::module_& m) {
   }, nb::arg("order").none() = "C");
   cls.def("copy", [](const NdArray& s, nb::handle order) {
     Order o = to_order(order, Order::C, "CFAK", "copy");
-    return wrap(without_gil([&] {
+    return wrap(without_gil_if(worth_releasing_gil(s.array), [&] {
       const Array here = on_current_cuda_device(s.array);
       // A copy from another device is new already: only the order may still ask for one.
       return here.device() == s.array.device()

@@ -6,6 +6,7 @@
 
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "tessera/array.h"
 #include "tessera/ufunc.h"
@@ -57,6 +58,19 @@ auto without_gil(F&& f) {
     report_deferred_fp_events();
     return result;
   }
+}
+
+// Whether a call on `a` is worth releasing the GIL for: a large array, or any array of a
+// CUDA device (whose calls may wait on a stream, and a stream's host callbacks take the
+// GIL). Small work on the CPU takes less time than releasing and re-taking the GIL.
+inline bool worth_releasing_gil(const Array& a) {
+  return !a.device().is_cpu() || a.size() >= (int64_t{1} << 15);
+}
+
+// `f()`, with the GIL released when `release`.
+template <typename F>
+auto without_gil_if(bool release, F&& f) {
+  return release ? without_gil(std::forward<F>(f)) : f();
 }
 
 void bind_ndarray(nb::module_& m);

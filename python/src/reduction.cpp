@@ -82,7 +82,8 @@ void bind_reduction_methods(nb::class_<NdArray>& cls) {
     cls.def(f.name, [f](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {
       if (args.size() || kwargs.size()) return reduction_function(f.name)(self, *args, **kwargs);
       const Array& a = unwrap(self).array;
-      return wrap(without_gil([&] { return reduce(f.op, a, ReduceOptions{}, f.name); }));
+      return wrap(without_gil_if(worth_releasing_gil(a),
+                                 [&] { return reduce(f.op, a, ReduceOptions{}, f.name); }));
     }, "The reduction of the same name in tessera (NumPy's ndarray method).");
   }
   for (const bool max : {true, false}) {
@@ -90,7 +91,7 @@ void bind_reduction_methods(nb::class_<NdArray>& cls) {
     cls.def(name, [name, max](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {
       if (args.size() || kwargs.size()) return reduction_function(name)(self, *args, **kwargs);
       const Array& a = unwrap(self).array;
-      return wrap(without_gil([&] {
+      return wrap(without_gil_if(worth_releasing_gil(a), [&] {
         return max ? argmax(a, std::nullopt, false, std::nullopt)
                    : argmin(a, std::nullopt, false, std::nullopt);
       }));

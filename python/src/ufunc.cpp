@@ -137,13 +137,38 @@ std::vector<Array> run(Ufunc op, std::span<const Operand> inputs, const UfuncOpt
 
 // The per-op latency path: `op` on tessera arrays alone, with no options. nullptr when the
 // arguments are anything else, or when apply_ufunc_small declines.
+// A Python float, complex or int (exactly: not a NumPy scalar, not a bool) as the weak
+// operand it is under NEP 50; nullopt otherwise.
+std::optional<Operand> python_number(nb::handle obj) {
+  PyObject* o = obj.ptr();
+  if (PyFloat_CheckExact(o)) return Operand::weak_float(PyFloat_AS_DOUBLE(o));
+  if (PyLong_CheckExact(o)) return python_int(obj);
+  if (PyComplex_CheckExact(o)) {
+    return Operand::weak_complex({PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)});
+  }
+  return std::nullopt;
+}
+
 nb::object call_small(Ufunc op, std::initializer_list<nb::handle> args) {
   const Array* arrays[2];
   size_t n = 0;
+  int number_at = -1;  // `t * 2.0`, `1 - t`: one operand a Python number
+  int position = 0;
   for (nb::handle h : args) {
-    NdArray* a = as_ndarray(h);
-    if (!a) return {};
-    arrays[n++] = &a->array;
+    if (NdArray* a = as_ndarray(h)) {
+      arrays[n++] = &a->array;
+    } else if (args.size() == 2 && number_at < 0) {
+      number_at = position;
+    } else {
+      return {};
+    }
+    ++position;
+  }
+  if (number_at >= 0) {
+    std::optional<Operand> number = python_number(args.begin()[number_at]);
+    if (!number) return {};
+    std::optional<Array> r = apply_ufunc_small(op, *arrays[0], *number, number_at == 0);
+    return r ? wrap(std::move(*r)) : nb::object();
   }
   std::optional<Array> r = apply_ufunc_small(op, {arrays, n});
   return r ? wrap(std::move(*r)) : nb::object();

@@ -25,6 +25,10 @@ def _device_of(device, default):
 # Python's own containers and numbers implement no array protocol: the checks for one (a
 # failed attribute lookup raises and catches an AttributeError) are skipped for them.
 _PLAIN_PYTHON = frozenset({list, tuple, float, int, bool, complex})
+# A list or tuple of Python numbers becomes a new C-ordered array in these orders; C++
+# reads it directly (_from_python_numbers), or declines and NumPy reads it.
+_SEQUENCES = (list, tuple)
+_NEW_C_ORDERS = (None, "K", "A", "C", "k", "a", "c")
 
 
 def _host_array(obj, dtype, order, api):
@@ -132,11 +136,20 @@ def operand(x):
 
 def asarray(a, dtype=None, order=None, *, device=None, copy=None):
     """Converts `a` to a tessera array, sharing memory with it where possible."""
+    if type(a) in _SEQUENCES and dtype is None and copy is not False and order in _NEW_C_ORDERS:
+        out = _core._from_python_numbers(a, device)
+        if out is not None:
+            return out
     return _asarray(a, dtype, order, device, copy, "asarray")
 
 
 def array(obj, dtype=None, *, copy=True, order="K", ndmin=0, device=None):
     """A tessera array from `obj`, copied unless copy=None (copy=False forbids copying)."""
+    if type(obj) in _SEQUENCES and dtype is None and copy is not False and ndmin == 0 \
+            and order in _NEW_C_ORDERS:
+        out = _core._from_python_numbers(obj, device)
+        if out is not None:
+            return out
     out = _asarray(obj, dtype, order, device, copy, "array")
     ndmin = index(ndmin, "array", "ndmin")
     if out.ndim < ndmin:

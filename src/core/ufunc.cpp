@@ -183,7 +183,57 @@ int cached_array_loop(Ufunc op, std::span<const Array* const> inputs) {
   return loop;
 }
 
+// The loop for an array of `dtype` and a Python number of `kind` (`scalar_first`: on the
+// left), cached as cached_array_loop's; kNoLoop where apply_ufunc must decide.
+int cached_number_loop(Ufunc op, DType dtype, Operand::Kind kind, bool scalar_first) {
+  static std::atomic<int16_t> cache[kNumUfuncs][kNumDTypes][3][2];
+  const int k = kind == Operand::Kind::WeakFloat ? 0 : kind == Operand::Kind::WeakComplex ? 1 : 2;
+  std::atomic<int16_t>& entry = cache[static_cast<int>(op)][static_cast<int>(dtype)][k][scalar_first];
+  if (const int16_t known = entry.load(std::memory_order_relaxed)) return known - 2;
+  int loop = kNoLoop;
+  try {
+    const Operand number = k == 0   ? Operand::weak_float(1.0)
+                           : k == 1 ? Operand::weak_complex({1.0, 0.0})
+                                    : Operand::weak_int(Scalar(int64_t{1}));
+    const Operand array(Array::empty(Dims{1}, dtype, Device::cpu()));
+    const Operand pair[2] = {scalar_first ? number : array, scalar_first ? array : number};
+    const int resolved = resolve_loop(op, pair, {});
+    const bool checks_values =
+        op == Ufunc::Power && is_integer(ufunc_info(op).loops[resolved].in[1]);
+    if (!checks_values) loop = resolved;
+  } catch (const std::exception&) {
+    // apply_ufunc raises it again, with the caller's arguments in hand.
+  }
+  entry.store(static_cast<int16_t>(loop + 2), std::memory_order_relaxed);
+  return loop;
+}
+
 }  // namespace
+
+std::optional<Array> apply_ufunc_small(Ufunc op, const Array& array, const Operand& number,
+                                       bool scalar_first) {
+  const UfuncInfo& info = ufunc_info(op);
+  if (info.nout != 1 || info.nin != 2) return std::nullopt;
+  const Operand::Kind kind = number.kind();
+  const bool small_int = kind == Operand::Kind::WeakInt && !number.is_huge_int() &&
+                         number.value().dtype() == DType::Int64 &&
+                         number.value().to_int64() >= 0 && number.value().to_int64() <= 127;
+  if (kind != Operand::Kind::WeakFloat && kind != Operand::Kind::WeakComplex && !small_int) {
+    return std::nullopt;
+  }
+  const int64_t size = array.size();
+  if (size == 0 || size >= lazy_min_elements() || array.buffer()->is_pending() ||
+      !array.is_c_contiguous()) {
+    return std::nullopt;
+  }
+  const int loop = cached_number_loop(op, array.dtype(), kind, scalar_first);
+  if (loop == kNoLoop) return std::nullopt;
+  const int a = scalar_first ? 1 : 0;
+  if (array.dtype() != info.loops[loop].in[a]) return std::nullopt;  // the loop casts
+  const Operand inputs[2] = {scalar_first ? number : Operand(array),
+                             scalar_first ? Operand(array) : number};
+  return try_direct(op, loop, inputs, array.shape(), array.device());
+}
 
 std::optional<Array> apply_ufunc_small(Ufunc op, std::span<const Array* const> inputs) {
   const UfuncInfo& info = ufunc_info(op);

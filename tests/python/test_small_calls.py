@@ -11,6 +11,19 @@ from conftest import ALL_DTYPES, assert_same, sample
 from oracle import assert_raises_like
 
 FOLDINGS = ["sum", "prod", "max", "min", "any", "all"]
+# The engine's default threshold below which results are computed at once (conftest
+# lowers it to 0 for the rest of the suite, which would leave the short paths untried).
+LAZY_MIN = 4096
+
+
+@pytest.fixture(autouse=True)
+def small_results_computed_at_once():
+    old = tp._core._lazy_min_elements()
+    tp._core._set_lazy_min_elements(LAZY_MIN)
+    try:
+        yield
+    finally:
+        tp._core._set_lazy_min_elements(old)
 # Around the evaluator's block of 512 values and the reductions' pairwise halving.
 SIZES = [1, 2, 3, 7, 8, 9, 100, 511, 512, 513, 1500]
 
@@ -191,3 +204,93 @@ def test_plain_key_assignment(device):
         assert_same(t, values)
     for key in [4, (1, 5), 2**63, slice(None, None, 0)]:
         assert_raises_like(lambda: values.__setitem__(key, 1.0), lambda: t.__setitem__(key, 1.0))
+
+
+NUMBER_OPS = ["add", "subtract", "multiply", "true_divide", "floor_divide", "power", "maximum",
+              "greater", "less_equal", "equal", "logical_and", "bitwise_or", "arctan2"]
+NUMBERS = [2.0, -0.0, float("nan"), float("inf"), 1e300, 3, 0, 127, 128, -1, 300, 2**70,
+           True, 1.5 - 2j]
+
+
+@pytest.mark.parametrize("name", NUMBER_OPS)
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_array_and_python_number(device, name, dtype):
+    # `t * 2.0`, `2 ** t`: the number weak (NEP 50) on either side, as NumPy reads it; the
+    # values in [0, 127] of the short path and the ones beyond it give NumPy's results,
+    # warnings and errors alike.
+    values = sample((3,), dtype)
+    t = tp.asarray(values)
+    for number in NUMBERS:
+        for args, targs in [((values, number), (t, number)), ((number, values), (number, t))]:
+            np_call = lambda: getattr(np, name)(*args)  # noqa: E731
+            tp_call = lambda: getattr(tp, name)(*targs)  # noqa: E731
+            with np.errstate(all="ignore"), tp.errstate(all="ignore"):
+                try:
+                    want = np_call()
+                except Exception:  # noqa: BLE001 - the same exception is expected
+                    assert_raises_like(np_call, tp_call)
+                    continue
+                got = tp_call()
+            if (device.kind != "cpu" and want.dtype.kind == "c" and name == "power"
+                    and not np.isfinite(want).all()):
+                # The signs of a complex power's infinite parts are rounding residues on
+                # CUDA devices (docs/cuda.md; test_ufunc_accuracy holds the finite ones).
+                continue
+            if want.dtype.kind in "fc" and name in ("power", "true_divide", "arctan2"):
+                assert got.dtype == want.dtype
+                rtol = {16: 1e-2, 32: 1e-5, 64: 1e-12}[np.finfo(want.dtype).bits]
+                np.testing.assert_allclose(tp.asnumpy(got), want, rtol=rtol)
+            else:
+                assert_same(got, want)
+
+
+def test_operators_with_python_numbers_warn_as_numpy(device):
+    t = tp.asarray([1.0, 0.0, -1.0])
+    with np.errstate(divide="raise"), tp.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            np.asarray([1.0, 0.0, -1.0]) / 0.0
+        if device.kind == "cpu":
+            with pytest.raises(FloatingPointError):
+                t / 0.0
+    assert_same(t * 2.0, np.asarray([1.0, 0.0, -1.0]) * 2.0)
+    assert_same(1 - t, 1 - np.asarray([1.0, 0.0, -1.0]))
+    assert_same(tp.asarray([1, 2], dtype=np.uint8) + 1, np.asarray([1, 2], dtype=np.uint8) + 1)
+    assert_raises_like(lambda: np.asarray([1, 2], dtype=np.uint8) + 300,
+                       lambda: tp.asarray([1, 2], dtype=np.uint8) + 300)
+
+
+LISTS = [[1.0, 2.0, 3.0], [1, 2, 3], [True, False], [True, 2], [1, 2.5], [True, 1.5], [1j, True],
+         (1.0, 2.0), [[1, 2], [3, 4.5]], ([1, 2], (3, 4)), [[[1.0]], [[2.0]]],
+         [-0.0, float("nan"), float("inf"), -float("inf")], [2**63 - 1, -2**63], [2**53 + 1, 0.5],
+         [2**63], [2**64, 1.5], [-2**63 - 1], [], [[]], [[1, 2], [3]], [1, "a"], [1, None],
+         [np.float32(1.5), 2.0], [np.int8(3)], [[1, 2], 3], [1, [2, 3]]]
+
+
+@pytest.mark.parametrize("obj", LISTS, ids=[str(i) for i in range(len(LISTS))])
+@pytest.mark.parametrize("make", ["array", "asarray"])
+def test_arrays_from_lists_of_python_numbers(device, make, obj):
+    np_call = lambda: getattr(np, make)(obj)  # noqa: E731
+    tp_call = lambda: getattr(tp, make)(obj)  # noqa: E731
+    try:
+        want = np_call()
+    except (ValueError, TypeError):
+        assert_raises_like(np_call, tp_call)
+        return
+    if want.dtype.kind not in "biufc":  # object or string arrays: tessera has no such dtype
+        with pytest.raises(TypeError):
+            tp_call()
+        return
+    got = tp_call()
+    assert_same(got, want)
+    assert got.device == device and got.flags.c_contiguous
+
+
+def test_arrays_from_lists_with_arguments(device):
+    values = [[1, 2], [3, 4]]
+    assert_same(tp.array(values, dtype=np.float32), np.array(values, dtype=np.float32))
+    assert_same(tp.array(values, order="F"), np.array(values, order="F"))
+    assert tp.array(values, order="F").flags.f_contiguous
+    assert_same(tp.array([1.0], ndmin=3), np.array([1.0], ndmin=3))
+    assert_raises_like(lambda: np.array(values, copy=False), lambda: tp.array(values, copy=False))
+    assert_raises_like(lambda: np.asarray(values, order="X"), lambda: tp.asarray(values, order="X"))
+    assert tp.asarray(values, device="cpu").device == tp.Device("cpu")
