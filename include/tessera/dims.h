@@ -27,10 +27,15 @@ class Dims {
     resize(static_cast<int>(std::distance(first, last)));
     std::copy(first, last, data());
   }
+  // Copies write only the entries: every array view copies two Dims, so they stay cheap.
   Dims(const Dims& o) { *this = o; }
   Dims& operator=(const Dims& o) {
     if (this != &o) {
-      resize(o.size_);
+      if (o.size_ > capacity_) {
+        heap_.reset(new int64_t[o.size_]);
+        capacity_ = o.size_;
+      }
+      size_ = o.size_;
       std::copy(o.begin(), o.end(), data());
     }
     return *this;
@@ -111,7 +116,7 @@ class Dims {
     capacity_ = cap;
   }
 
-  int64_t inline_[kInline] = {};
+  int64_t inline_[kInline];  // entries [0, size_) are set; the rest are never read
   std::unique_ptr<int64_t[]> heap_;
   int size_ = 0;
   int capacity_ = kInline;

@@ -282,6 +282,17 @@ void bind_ndarray(nb::module_& m) {
     if (s.array.ndim() == 0) throw TypeError("[len] len() of unsized object (a 0-d array)");
     return s.array.shape()[0];
   });
+  // t.reshape(shape) and t.reshape(m, n) first: nanobind matches these without building
+  // the *args tuple and **kwargs dict of the general form.
+  cls.def("reshape", [](nb::handle self, nb::handle shape) {
+    const Array& a = unwrap(self).array;
+    return wrap_view_or_new(self, a.reshape(to_shape(shape, "reshape")));
+  }, nb::arg("shape").none());
+  cls.def("reshape", [](nb::handle self, nb::handle rows, nb::handle columns) {
+    const Array& a = unwrap(self).array;
+    return wrap_view_or_new(
+        self, a.reshape(Dims{to_int64(rows, "reshape", "shape"), to_int64(columns, "reshape", "shape")}));
+  });
   cls.def("reshape", &reshape);
   cls.def("transpose", &transpose);
   cls.def("swapaxes", [](nb::handle s, nb::handle a, nb::handle b) {

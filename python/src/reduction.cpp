@@ -86,6 +86,24 @@ void bind_reduction_methods(nb::class_<NdArray>& cls) {
                                  [&] { return reduce(f.op, a, ReduceOptions{}, f.name); }));
     }, "The reduction of the same name in tessera (NumPy's ndarray method).");
   }
+  // mean, var and std of a non-empty array (an empty one warns, in tessera._reduction).
+  struct Statistic {
+    const char* name;
+    Array (*compute)(const Array&);
+  };
+  static constexpr Statistic statistics[] = {
+      {"mean", [](const Array& a) { return mean(a); }},
+      {"var", [](const Array& a) { return var(a); }},
+      {"std", [](const Array& a) { return std_dev(a); }}};
+  for (const Statistic& f : statistics) {
+    cls.def(f.name, [f](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {
+      const Array& a = unwrap(self).array;
+      if (args.size() || kwargs.size() || a.size() == 0) {
+        return reduction_function(f.name)(self, *args, **kwargs);
+      }
+      return wrap(without_gil_if(worth_releasing_gil(a), [&] { return f.compute(a); }));
+    }, "The function of the same name in tessera (NumPy's ndarray method).");
+  }
   for (const bool max : {true, false}) {
     const char* name = max ? "argmax" : "argmin";
     cls.def(name, [name, max](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {

@@ -397,6 +397,26 @@ Operand where_mask_operand(nb::handle obj, Device device, std::string_view api) 
   return require_operand(mask, device, api);
 }
 
+namespace {
+
+// ndarray.astype, and asarray's cast: `self` as `dtype`, copied unless copy is false and
+// nothing changes.
+nb::object astype_call(nb::handle self, nb::handle dtype, nb::handle order, nb::handle casting,
+                       bool copy) {
+  const Array& a = unwrap(self).array;
+  DType dt = to_dtype(dtype, a.dtype(), "astype");
+  Order o = to_order(order, Order::K, "CFAK", "astype");
+  // A copy is made on the current device, as copy() (CuPy's astype does the same).
+  const Array from = copy || dt != a.dtype() ? on_current_cuda_device(a) : a;
+  const bool moved = from.device() != a.device();
+  Array out = astype(from, dt, to_casting(casting, "astype"), copy && !moved, o);
+  warn_complex_cast(a.dtype(), dt);
+  if (out.buffer() == a.buffer()) return nb::borrow(self);
+  return wrap(std::move(out));
+}
+
+}  // namespace
+
 void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class) {
   // dynamic_attr: __name__ is a per-instance attribute, as on NumPy's ufuncs (a property
   // named __name__ cannot be installed on a class).
@@ -486,20 +506,23 @@ void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class) {
     return to_numpy_dtype(promote_types(to_dtype(a, DType::Float64, "promote_types"),
                                         to_dtype(b, DType::Float64, "promote_types")));
   }, nb::arg("type1").none(), nb::arg("type2").none());
-  m.def("_astype", [](nb::handle self, nb::handle dtype, nb::handle order, nb::handle casting,
-                      bool copy) {
+  array_class.def("astype", [](nb::handle self, nb::handle dtype, nb::handle order,
+                               nb::handle casting, nb::handle, nb::handle copy) {
     const Array& a = unwrap(self).array;
-    DType dt = to_dtype(dtype, a.dtype(), "astype");
-    Order o = to_order(order, Order::K, "CFAK", "astype");
-    // A copy is made on the current device, as copy() (CuPy's astype does the same).
-    const Array from = copy || dt != a.dtype() ? on_current_cuda_device(a) : a;
-    const bool moved = from.device() != a.device();
-    Array out = astype(from, dt, to_casting(casting, "astype"), copy && !moved, o);
-    warn_complex_cast(a.dtype(), dt);
-    if (out.buffer() == a.buffer()) return nb::borrow(self);
-    return wrap(std::move(out));
-  }, nb::arg("self"), nb::arg("dtype").none(), nb::arg("order").none(),
-     nb::arg("casting").none(), nb::arg("copy"));
+    const int truth = PyObject_IsTrue(copy.ptr());
+    if (truth < 0) throw nb::python_error();
+    // order='A' asks for a contiguous result: a copy unless the array is one already.
+    const bool any_order = PyUnicode_Check(order.ptr()) && PyUnicode_GET_LENGTH(order.ptr()) == 1 &&
+                           (PyUnicode_READ_CHAR(order.ptr(), 0) == 'A' ||
+                            PyUnicode_READ_CHAR(order.ptr(), 0) == 'a');
+    const bool must_copy = any_order && !a.is_c_contiguous() && !a.is_f_contiguous();
+    return astype_call(self, dtype, order, casting, truth || must_copy);
+  }, nb::arg("dtype").none(), nb::arg("order").none() = "K", nb::arg("casting").none() = "unsafe",
+     nb::arg("subok").none() = true, nb::arg("copy").none() = true,
+     "A copy of the array cast to `dtype` (no copy when copy=False and nothing changes); "
+     "`casting` is checked as NumPy does.");
+  m.def("_astype", &astype_call, nb::arg("self"), nb::arg("dtype").none(),
+        nb::arg("order").none(), nb::arg("casting").none(), nb::arg("copy"));
 }
 
 }  // namespace tessera::py

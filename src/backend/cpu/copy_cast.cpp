@@ -14,6 +14,9 @@
 namespace tessera::cpu {
 namespace {
 
+// Below this many elements a dense copy in one order is one row on this thread.
+constexpr int64_t kOneRowElements = 1 << 15;
+
 template <typename From, typename To>
 void cast_row(const std::byte* src, int64_t src_stride, std::byte* dst, int64_t dst_stride,
               int64_t n) {
@@ -70,29 +73,38 @@ CastRow cast_row_for(DType from, DType to) {
 
 void strided_copy(const Array& src, const Array& dst) {
   if (dst.size() == 0) return;
-  const Dims strides[2] = {dst.strides(), src.strides()};
-  StridedLayout layout = simplify_layout(dst.shape(), strides, 2);
-  std::byte* base[2] = {dst.data(), src.data()};
   const int64_t isize = dst.itemsize();
-  if (src.dtype() == dst.dtype()) {
+  CastRow row = cast_table()[static_cast<int>(src.dtype())][static_cast<int>(dst.dtype())];
+  // A conversion raises NumPy's "invalid value encountered in cast" (nan to an integer)
+  // and its overflow and underflow; each thread's flags are gathered for the caller.
+  std::atomic<unsigned> raised{0};
+  const bool same_order = (src.is_c_contiguous() && dst.is_c_contiguous()) ||
+                          (src.is_f_contiguous() && dst.is_f_contiguous());
+  if (same_order && dst.size() < kOneRowElements) {
+    // Both dense in the same order, and small (t.astype(float32)): one row, with no layout
+    // to simplify and no rows to hand out.
+    clear_stale_fp_errors();
+    row(src.data(), src.itemsize(), dst.data(), isize, dst.size());
+    collect_fp_errors(raised);
+  } else {
+    const Dims strides[2] = {dst.strides(), src.strides()};
+    StridedLayout layout = simplify_layout(dst.shape(), strides, 2);
+    std::byte* base[2] = {dst.data(), src.data()};
     const int inner = layout.shape.size() - 1;
-    if (layout.strides[0][inner] == isize && layout.strides[1][inner] == isize) {
+    if (src.dtype() == dst.dtype() && layout.strides[0][inner] == isize &&
+        layout.strides[1][inner] == isize) {
       for_each_row(layout, base, isize, [isize](std::byte* const* p, int64_t n) {
         std::memcpy(p[0], p[1], n * isize);
       });
       return;
     }
+    const int64_t dst_step = layout.strides[0].back(), src_step = layout.strides[1].back();
+    for_each_row(layout, base, isize, [&](std::byte* const* p, int64_t n) {
+      clear_stale_fp_errors();
+      row(p[1], src_step, p[0], dst_step, n);
+      collect_fp_errors(raised);
+    });
   }
-  CastRow row = cast_table()[static_cast<int>(src.dtype())][static_cast<int>(dst.dtype())];
-  const int64_t dst_step = layout.strides[0].back(), src_step = layout.strides[1].back();
-  // A conversion raises NumPy's "invalid value encountered in cast" (nan to an integer)
-  // and its overflow and underflow; each thread's flags are gathered for the caller.
-  std::atomic<unsigned> raised{0};
-  for_each_row(layout, base, isize, [&](std::byte* const* p, int64_t n) {
-    clear_stale_fp_errors();
-    row(p[1], src_step, p[0], dst_step, n);
-    collect_fp_errors(raised);
-  });
   if (const unsigned r = raised.load(std::memory_order_relaxed)) {
     record_fp_errors("cast", r, fp_modes());
   }
