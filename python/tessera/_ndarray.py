@@ -441,19 +441,10 @@ def _install():
         "view": view,
         "real": property(ndarray.real.fget, _part_setter("real")),
         "imag": property(ndarray.imag.fget, _part_setter("imag")),
-        "astype": astype,
         "__array_priority__": 100,
     }
     for name, value in methods.items():
         setattr(ndarray, name, value)
-
-
-def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
-    """A copy of the array cast to `dtype` (no copy when copy=False and nothing changes);
-    `casting` is checked as NumPy does."""
-    if order in ("A", "a") and not (self._c_contiguous or self._f_contiguous):
-        copy = True  # ndarray.astype's 'A' asks for a contiguous result
-    return _core._astype(self, dtype, order, casting, bool(copy))
 
 
 _install()

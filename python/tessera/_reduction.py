@@ -377,8 +377,8 @@ def argmin(a, axis=None, out=None, *, keepdims=False):
 
 
 def _install():
-    # sum, prod, max, min, any, all, argmax and argmin are methods of the C++ class, which
-    # calls these functions when given arguments.
+    # sum, prod, max, min, any, all, argmax, argmin, mean, var and std are methods of the
+    # C++ class, which calls these functions when given arguments.
     def method(function, name):
         def bound(self, *args, **kwargs):
             return function(self, *args, **kwargs)
@@ -386,8 +386,7 @@ def _install():
         bound.__doc__ = function.__doc__
         return bound
 
-    for name, function in {"mean": mean, "var": var, "std": std, "cumsum": cumsum,
-                           "cumprod": cumprod}.items():
+    for name, function in {"cumsum": cumsum, "cumprod": cumprod}.items():
         setattr(ndarray, name, method(function, name))
 
 

@@ -294,3 +294,24 @@ def test_arrays_from_lists_with_arguments(device):
     assert_raises_like(lambda: np.array(values, copy=False), lambda: tp.array(values, copy=False))
     assert_raises_like(lambda: np.asarray(values, order="X"), lambda: tp.asarray(values, order="X"))
     assert tp.asarray(values, device="cpu").device == tp.Device("cpu")
+
+
+def test_astype_method(device):
+    values = sample((3, 4), np.float64)
+    t = tp.asarray(values)
+    for dtype in [np.float32, "int16", complex, np.dtype("bool"), None]:
+        assert_same(t.astype(dtype), values.astype(dtype))
+    for order in ["C", "F", "A", "K", "c", "f"]:
+        for view_key in [(Ellipsis,), (slice(None, None, 2),), (slice(None), slice(None, None, -1))]:
+            got, want = t[view_key].astype(np.float32, order=order), values[view_key].astype(np.float32, order=order)
+            assert_same(got, want)
+            assert got.flags.c_contiguous == want.flags.c_contiguous
+            assert got.flags.f_contiguous == want.flags.f_contiguous
+    assert t.astype(np.float64, copy=False) is t
+    assert t.astype(np.float64, copy=0) is t
+    assert t.astype(np.float64) is not t
+    assert t.T.astype(np.float64, order="A", copy=False) is not None
+    assert_same(t.astype(np.float32, casting="same_kind", subok=False), values.astype(np.float32, casting="same_kind"))
+    for bad in [dict(dtype=np.int32, casting="safe"), dict(dtype=np.float32, casting="nope"),
+                dict(dtype=np.float32, order="X"), dict(dtype="nope"), dict(dtype=np.float32, casting=3)]:
+        assert_raises_like(lambda: values.astype(**bad), lambda: t.astype(**bad))
