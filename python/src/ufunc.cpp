@@ -516,7 +516,9 @@ void bind_ufuncs(nb::module_& m, nb::class_<NdArray>& array_class) {
                            (PyUnicode_READ_CHAR(order.ptr(), 0) == 'A' ||
                             PyUnicode_READ_CHAR(order.ptr(), 0) == 'a');
     const bool must_copy = any_order && !a.is_c_contiguous() && !a.is_f_contiguous();
-    return astype_call(self, dtype, order, casting, truth || must_copy);
+    // dtype=None is NumPy's default dtype, float64, as numpy.dtype(None) reads it.
+    return astype_call(self, dtype.is_none() ? to_numpy_dtype(DType::Float64) : nb::borrow(dtype),
+                       order, casting, truth || must_copy);
   }, nb::arg("dtype").none(), nb::arg("order").none() = "K", nb::arg("casting").none() = "unsafe",
      nb::arg("subok").none() = true, nb::arg("copy").none() = true,
      "A copy of the array cast to `dtype` (no copy when copy=False and nothing changes); "

@@ -307,6 +307,7 @@ def test_astype_method(device):
             assert_same(got, want)
             assert got.flags.c_contiguous == want.flags.c_contiguous
             assert got.flags.f_contiguous == want.flags.f_contiguous
+    assert_same(tp.arange(3).astype(None), np.arange(3).astype(None))
     assert t.astype(np.float64, copy=False) is t
     assert t.astype(np.float64, copy=0) is t
     assert t.astype(np.float64) is not t
