@@ -66,11 +66,26 @@ nb::object reduction_function(const char* name) {
   return nb::module_::import_("tessera._reduction").attr(name);
 }
 
+// Defines method `name` twice: with no arguments, `compute(array)` (nanobind matches this
+// first, without building the *args tuple and **kwargs dict); with arguments, or where
+// `compute` gives nothing, tessera._reduction's function of that name, which reads NumPy's
+// signature.
+template <typename Compute>
+void def_reduction_method(nb::class_<NdArray>& cls, const char* name, Compute compute) {
+  cls.def(name, [name, compute](nb::handle self) -> nb::object {
+    const Array& a = unwrap(self).array;
+    std::optional<Array> r = without_gil_if(worth_releasing_gil(a), [&] { return compute(a); });
+    return r ? wrap(std::move(*r)) : reduction_function(name)(self);
+  }, "The function of the same name in tessera (NumPy's ndarray method).");
+  cls.def(name, [name](nb::handle self, nb::args args, nb::kwargs kwargs) {
+    return reduction_function(name)(self, *args, **kwargs);
+  });
+}
+
 }  // namespace
 
 void bind_reduction_methods(nb::class_<NdArray>& cls) {
-  // t.sum(), t.argmax() ... without arguments, the calls a loop over small arrays makes, go
-  // straight to the engine; with arguments, tessera._reduction reads NumPy's signature.
+  // t.sum(), t.argmax() ... without arguments: the calls a loop over small arrays makes.
   struct Folding {
     const char* name;
     Ufunc op;
@@ -79,42 +94,29 @@ void bind_reduction_methods(nb::class_<NdArray>& cls) {
       {"sum", Ufunc::Add},          {"prod", Ufunc::Multiply}, {"max", Ufunc::Maximum},
       {"min", Ufunc::Minimum},      {"any", Ufunc::LogicalOr}, {"all", Ufunc::LogicalAnd}};
   for (const Folding& f : foldings) {
-    cls.def(f.name, [f](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {
-      if (args.size() || kwargs.size()) return reduction_function(f.name)(self, *args, **kwargs);
-      const Array& a = unwrap(self).array;
-      return wrap(without_gil_if(worth_releasing_gil(a),
-                                 [&] { return reduce(f.op, a, ReduceOptions{}, f.name); }));
-    }, "The reduction of the same name in tessera (NumPy's ndarray method).");
+    def_reduction_method(cls, f.name, [f](const Array& a) -> std::optional<Array> {
+      return reduce(f.op, a, ReduceOptions{}, f.name);
+    });
   }
   // mean, var and std of a non-empty array (an empty one warns, in tessera._reduction).
-  struct Statistic {
-    const char* name;
-    Array (*compute)(const Array&);
-  };
-  static constexpr Statistic statistics[] = {
-      {"mean", [](const Array& a) { return mean(a); }},
-      {"var", [](const Array& a) { return var(a); }},
-      {"std", [](const Array& a) { return std_dev(a); }}};
-  for (const Statistic& f : statistics) {
-    cls.def(f.name, [f](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {
-      const Array& a = unwrap(self).array;
-      if (args.size() || kwargs.size() || a.size() == 0) {
-        return reduction_function(f.name)(self, *args, **kwargs);
-      }
-      return wrap(without_gil_if(worth_releasing_gil(a), [&] { return f.compute(a); }));
-    }, "The function of the same name in tessera (NumPy's ndarray method).");
-  }
-  for (const bool max : {true, false}) {
-    const char* name = max ? "argmax" : "argmin";
-    cls.def(name, [name, max](nb::handle self, nb::args args, nb::kwargs kwargs) -> nb::object {
-      if (args.size() || kwargs.size()) return reduction_function(name)(self, *args, **kwargs);
-      const Array& a = unwrap(self).array;
-      return wrap(without_gil_if(worth_releasing_gil(a), [&] {
-        return max ? argmax(a, std::nullopt, false, std::nullopt)
-                   : argmin(a, std::nullopt, false, std::nullopt);
-      }));
-    }, "The function of the same name in tessera (NumPy's ndarray method).");
-  }
+  def_reduction_method(cls, "mean", [](const Array& a) -> std::optional<Array> {
+    if (a.size() == 0) return std::nullopt;
+    return mean(a);
+  });
+  def_reduction_method(cls, "var", [](const Array& a) -> std::optional<Array> {
+    if (a.size() == 0) return std::nullopt;
+    return var(a);
+  });
+  def_reduction_method(cls, "std", [](const Array& a) -> std::optional<Array> {
+    if (a.size() == 0) return std::nullopt;
+    return std_dev(a);
+  });
+  def_reduction_method(cls, "argmax", [](const Array& a) -> std::optional<Array> {
+    return argmax(a, std::nullopt, false, std::nullopt);
+  });
+  def_reduction_method(cls, "argmin", [](const Array& a) -> std::optional<Array> {
+    return argmin(a, std::nullopt, false, std::nullopt);
+  });
 }
 
 void bind_reductions(nb::module_& m) {

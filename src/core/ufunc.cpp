@@ -450,11 +450,19 @@ Array where(const Operand& cond, const Operand& x, const Operand& y) {
   const Dims shape = broadcast_shapes(shapes, "where");
   const Device dev = device.value_or(current_device());
   if (shape.product() == 0) return Array::empty(shape, dtype, dev);
+  const int loop = where_loop(dtype);
+  // A small where(t > 1, t, 0) of arrays of the loop's dtypes: its loop, at once.
+  if (shape.product() < lazy_min_elements()) {
+    const Operand inputs[3] = {cond, x, y};
+    if (std::optional<Array> direct = try_direct(Ufunc::Where, loop, inputs, shape, dev)) {
+      return std::move(*direct);
+    }
+  }
   // Casting to bool is truthiness, as NumPy reads a non-bool condition.
   PendingOriginScope origin;
   std::vector<Arg> args = {make_arg(cond, DType::Bool, shape), make_arg(x, dtype, shape),
                            make_arg(y, dtype, shape)};
-  expr::NodePtr root = make_op(Ufunc::Where, where_loop(dtype), 0, args, shape);
+  expr::NodePtr root = make_op(Ufunc::Where, loop, 0, args, shape);
   return make_pending(root, shape, result_strides(shape, dtype, Order::K, arrays), dev);
 }
 

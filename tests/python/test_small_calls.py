@@ -316,3 +316,21 @@ def test_astype_method(device):
     for bad in [dict(dtype=np.int32, casting="safe"), dict(dtype=np.float32, casting="nope"),
                 dict(dtype=np.float32, order="X"), dict(dtype="nope"), dict(dtype=np.float32, casting=3)]:
         assert_raises_like(lambda: values.astype(**bad), lambda: t.astype(**bad))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_where_of_small_arrays(device, dtype):
+    values = special_values(dtype, 8, seed=2)
+    other = sample((8,), dtype, seed=5)
+    t, u = tp.asarray(values), tp.asarray(other)
+    mask = np.array([True, False] * 4)
+    cases = [(mask, values, other), (mask, values, 0), (mask, 2.5, values), (mask, True, values),
+             (values, values, other), (mask.astype(np.int8), values, other), (True, values, 1),
+             (mask[:1], values, other), (mask, values[:1], other), (mask, 1, 1.5j)]
+    for cond, x, y in cases:
+        conv = [tp.asarray(a) if isinstance(a, np.ndarray) else a for a in (cond, x, y)]
+        with np.errstate(all="ignore"), tp.errstate(all="ignore"):
+            assert_same(tp.where(*conv), np.where(cond, x, y))
+    assert_same(tp.where(t > u, t, u) if values.dtype.kind != "c" else tp.where(t != u, t, u),
+                np.where(values > other, values, other) if values.dtype.kind != "c"
+                else np.where(values != other, values, other))
