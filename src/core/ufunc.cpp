@@ -128,8 +128,24 @@ Array run_direct(Ufunc op, int loop, std::span<const void* const> in,
   return out;
 }
 
-// The small-array path: materialized C-contiguous inputs of the loop's dtypes and one shape
-// (or scalars), no options. One loop call into a new array; no tree, no pending buffer.
+// The bytes from one row (the last axis) of `a` to the next, when its rows are contiguous
+// and evenly spaced (a C-contiguous array, or a slice of one such as x[1:-1, :-2]); 0 when
+// they are not.
+int64_t row_stride(const Array& a) {
+  const int nd = a.ndim();
+  if (nd == 0) return 0;
+  if (a.shape()[nd - 1] > 1 && a.strides()[nd - 1] != a.itemsize()) return 0;
+  if (nd == 1) return a.shape()[0] * a.itemsize();
+  // The outer axes must merge into one: each steps over the next one's whole extent.
+  for (int d = 0; d < nd - 2; ++d) {
+    if (a.shape()[d] > 1 && a.strides()[d] != a.strides()[d + 1] * a.shape()[d + 1]) return 0;
+  }
+  return a.strides()[nd - 2];
+}
+
+// The small-array path: materialized inputs of the loop's dtypes and one shape, each
+// C-contiguous or made of evenly spaced contiguous rows (or scalars), no options. One loop
+// call per row into a new array; no tree, no pending buffer.
 std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inputs,
                                 const Dims& shape, Device device) {
   const LoopSignature& sig = ufunc_info(op).loops[loop];
@@ -137,6 +153,8 @@ std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inp
   if (size == 0 || size >= lazy_min_elements()) return std::nullopt;
   const void* in[3];
   bool broadcast[3];
+  int64_t row_strides[3] = {};
+  bool contiguous = true;
   Scalar converted[3];
   for (size_t k = 0; k < inputs.size(); ++k) {
     const Operand& o = inputs[k];
@@ -147,13 +165,33 @@ std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inp
       continue;
     }
     const Array& a = o.array();
-    if (a.dtype() != sig.in[k] || a.shape() != shape || a.buffer()->is_pending() ||
-        !a.is_c_contiguous()) {
+    if (a.dtype() != sig.in[k] || a.shape() != shape || a.buffer()->is_pending()) {
       return std::nullopt;
+    }
+    if (!a.is_c_contiguous()) {
+      contiguous = false;
+      row_strides[k] = row_stride(a);
+      if (row_strides[k] == 0) return std::nullopt;
+    } else if (shape.size() > 0) {
+      row_strides[k] = shape.back() * a.itemsize();
     }
     in[k] = a.data();
   }
-  return run_direct(op, loop, {in, inputs.size()}, {broadcast, inputs.size()}, shape, device);
+  if (contiguous) {
+    return run_direct(op, loop, {in, inputs.size()}, {broadcast, inputs.size()}, shape, device);
+  }
+  const DType dtype = sig.out[0];
+  Array out(Buffer::allocate(device, size * itemsize(dtype)), dtype, shape,
+            contiguous_strides(shape, itemsize(dtype), Order::C), 0);
+  const int64_t cols = shape.back();
+  if (!backend_for(device).run_loop_rows(op, loop, {in, inputs.size()},
+                                         {broadcast, inputs.size()},
+                                         {row_strides, inputs.size()}, size / cols, cols,
+                                         out.data())) {
+    return std::nullopt;
+  }
+  report_fp_events();
+  return out;
 }
 
 // The loop NumPy runs for arrays of these dtypes (no scalars, no options), cached per op and

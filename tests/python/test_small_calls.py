@@ -334,3 +334,49 @@ def test_where_of_small_arrays(device, dtype):
     assert_same(tp.where(t > u, t, u) if values.dtype.kind != "c" else tp.where(t != u, t, u),
                 np.where(values > other, values, other) if values.dtype.kind != "c"
                 else np.where(values != other, values, other))
+
+
+def test_small_ops_on_slices(device):
+    # Slices whose rows are contiguous and evenly spaced run the loop row by row; other
+    # layouts take the general path. Both give NumPy's values.
+    base = sample((6, 7, 8), np.float64, seed=4)
+    t = tp.asarray(base)
+    keys = [(slice(1, -1), slice(None), slice(2, None)), (1, slice(None, -2), slice(1, -1)),
+            (slice(None), 0, slice(None)), (slice(None, None, -1), slice(1, 3), slice(None)),
+            (slice(None, None, 2), slice(None, None, 3), slice(None, 5)),
+            (slice(None), slice(None), slice(None, None, -1)), (slice(0, 1), slice(2, 3), slice(None)),
+            (Ellipsis, slice(4, 5)), (slice(2, 3), slice(None), 3)]
+    for key in keys:
+        x, tx = base[key], t[key]
+        for y, ty in [(x, tx), (2.5, 2.5), (x[..., :1], tx[..., :1])]:
+            assert_same(tx + ty, x + y)
+            assert_same(ty * tx, y * x)
+            assert_same(tx > ty, x > y)
+        np.testing.assert_allclose(tp.asnumpy(tp.sin(tx)), np.sin(x), rtol=4e-16, atol=0)
+        assert_same(tx.T - tx.T, x.T - x.T)
+    ints = sample((5, 6), np.int32)
+    ti = tp.asarray(ints)
+    assert_same(ti[1:, ::-1] // 3, ints[1:, ::-1] // 3)
+    assert_same(ti[1:, 1:] + ti[:-1, :-1], ints[1:, 1:] + ints[:-1, :-1])
+
+
+def test_small_ops_on_slices_report_fp_errors_once(device):
+    base = np.zeros((4, 5))
+    t = tp.asarray(base)
+    if device.kind == "cpu":
+        with pytest.warns(RuntimeWarning, match="divide by zero") as record:
+            t[1:, 1:] / t[:-1, :-1] ** 0 * 0 + 1 / t[1:, :-1]
+        assert sum("divide by zero" in str(w.message) for w in record) == 1
+        with tp.errstate(invalid="raise"), pytest.raises(FloatingPointError):
+            t[1:, 1:] / t[:-1, :-1]
+
+
+def test_box_stencil_of_a_small_grid(device):
+    x = sample((32, 32), np.float64, seed=7)
+    t = tp.asarray(x)
+
+    def stencil(a):
+        return (a[:-2, :-2] + a[:-2, 1:-1] + a[:-2, 2:] + a[1:-1, :-2] + a[1:-1, 1:-1]
+                + a[1:-1, 2:] + a[2:, :-2] + a[2:, 1:-1] + a[2:, 2:])
+
+    assert_same(stencil(t), stencil(x))

@@ -120,7 +120,14 @@ class CpuBackend final : public Backend {
   }
   void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                 std::span<const bool> broadcast, void* out, int64_t n) override {
-    cpu::run_loop(op, loop, in, broadcast, out, n);
+    const int64_t no_strides[3] = {};
+    cpu::run_loop_rows(op, loop, in, broadcast, {no_strides, in.size()}, 1, n, out);
+  }
+  bool run_loop_rows(Ufunc op, int loop, std::span<const void* const> in,
+                     std::span<const bool> broadcast, std::span<const int64_t> row_strides,
+                     int64_t rows, int64_t cols, void* out) override {
+    cpu::run_loop_rows(op, loop, in, broadcast, row_strides, rows, cols, out);
+    return true;
   }
 
  private:

@@ -38,8 +38,9 @@ void eigh(const MatrixBatch& a, const Array& w, bool vectors, bool upper, const 
 void eig(const MatrixBatch& a, const Array& w, const MatrixBatch* v, const Array& info);
 void lstsq(const MatrixBatch& a, const MatrixBatch& b, const Array& s, const Array& rank,
            double rcond, const Array& info);
-void run_loop(Ufunc op, int loop, std::span<const void* const> in,
-              std::span<const bool> broadcast, void* out, int64_t n);
+void run_loop_rows(Ufunc op, int loop, std::span<const void* const> in,
+                   std::span<const bool> broadcast, std::span<const int64_t> row_strides,
+                   int64_t rows, int64_t cols, void* out);
 
 // Converts n elements from `src` (stride in bytes) to `dst`: the cast loops of copy().
 using CastRow = void (*)(const std::byte* src, int64_t src_stride, std::byte* dst,

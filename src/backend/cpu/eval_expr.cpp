@@ -121,30 +121,34 @@ void eval_expr(const expr::Node& root, std::span<const Array> outs) {
   record_program_errors(p);
 }
 
-void run_loop(Ufunc op, int loop, std::span<const void* const> in,
-              std::span<const bool> broadcast, void* out, int64_t n) {
+void run_loop_rows(Ufunc op, int loop, std::span<const void* const> in,
+                   std::span<const bool> broadcast, std::span<const int64_t> row_strides,
+                   int64_t rows, int64_t cols, void* out) {
   const LoopSignature& sig = ufunc_info(op).loops[loop];
   const FpModes modes = fp_modes();
   clear_stale_fp_errors();
   thread_local std::vector<std::byte> memory(3 * kSlotBytes);
   const std::byte* args[3];
-  std::byte* outs[1] = {static_cast<std::byte*>(out)};
-  for (int64_t off = 0; off < n; off += kBlock) {
-    const int64_t m = std::min(kBlock, n - off);
-    for (size_t k = 0; k < in.size(); ++k) {
-      const int64_t size = itemsize(sig.in[k]);
-      if (broadcast[k]) {
-        std::byte* slot = memory.data() + k * kSlotBytes;
-        if (off == 0) {
-          for (int64_t i = 0; i < m; ++i) std::memcpy(slot + i * size, in[k], size);
-        }
-        args[k] = slot;
-      } else {
-        args[k] = static_cast<const std::byte*>(in[k]) + off * size;
+  const int64_t out_size = itemsize(sig.out[0]);
+  std::byte* outs[1];
+  for (size_t k = 0; k < in.size(); ++k) {
+    if (!broadcast[k]) continue;
+    // A scalar operand: one slot of it, as long as the longest block.
+    const int64_t size = itemsize(sig.in[k]);
+    std::byte* slot = memory.data() + k * kSlotBytes;
+    for (int64_t i = 0; i < std::min(kBlock, cols); ++i) std::memcpy(slot + i * size, in[k], size);
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t off = 0; off < cols; off += kBlock) {
+      const int64_t m = std::min(kBlock, cols - off);
+      for (size_t k = 0; k < in.size(); ++k) {
+        args[k] = broadcast[k] ? memory.data() + k * kSlotBytes
+                               : static_cast<const std::byte*>(in[k]) + r * row_strides[k] +
+                                     off * itemsize(sig.in[k]);
       }
+      outs[0] = static_cast<std::byte*>(out) + (r * cols + off) * out_size;
+      loop_for(op, loop)(args, outs, m);
     }
-    outs[0] = static_cast<std::byte*>(out) + off * itemsize(sig.out[0]);
-    loop_for(op, loop)(args, outs, m);
   }
   if (const unsigned raised = raised_fp_errors()) {
     record_fp_errors(ufunc_info(op).name, raised & reported_fp_errors(op, sig.in[0]), modes);
