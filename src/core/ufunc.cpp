@@ -199,17 +199,14 @@ std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inp
 // decide (it raises, or the op checks values, as integer power does).
 constexpr int kNoLoop = -1;
 
-int cached_array_loop(Ufunc op, std::span<const Array* const> inputs) {
-  // Entries hold loop + 2: zero-initialized means not yet resolved, 1 means kNoLoop.
-  static std::atomic<int16_t> cache[kNumUfuncs][kNumDTypes][kNumDTypes];
-  const int first = static_cast<int>(inputs[0]->dtype());
-  const int second = inputs.size() > 1 ? static_cast<int>(inputs[1]->dtype()) : 0;
-  std::atomic<int16_t>& entry = cache[static_cast<int>(op)][first][second];
+// The loop resolve_loop picks for the operands `make()` builds, remembered in `entry` as
+// loop + 2: zero means not yet resolved, 1 means kNoLoop.
+template <typename MakeOperands>
+int remembered_loop(std::atomic<int16_t>& entry, Ufunc op, MakeOperands make) {
   if (const int16_t known = entry.load(std::memory_order_relaxed)) return known - 2;
   int loop = kNoLoop;
   try {
-    std::vector<Operand> operands;
-    for (const Array* a : inputs) operands.emplace_back(*a);
+    const std::vector<Operand> operands = make();
     const int resolved = resolve_loop(op, operands, {});
     const bool checks_values =
         op == Ufunc::Power && is_integer(ufunc_info(op).loops[resolved].in[1]);
@@ -221,29 +218,30 @@ int cached_array_loop(Ufunc op, std::span<const Array* const> inputs) {
   return loop;
 }
 
+int cached_array_loop(Ufunc op, std::span<const Array* const> inputs) {
+  static std::atomic<int16_t> cache[kNumUfuncs][kNumDTypes][kNumDTypes];
+  const int first = static_cast<int>(inputs[0]->dtype());
+  const int second = inputs.size() > 1 ? static_cast<int>(inputs[1]->dtype()) : 0;
+  return remembered_loop(cache[static_cast<int>(op)][first][second], op, [&] {
+    std::vector<Operand> operands;
+    for (const Array* a : inputs) operands.emplace_back(*a);
+    return operands;
+  });
+}
+
 // The loop for an array of `dtype` and a Python number of `kind` (`scalar_first`: on the
 // left), cached as cached_array_loop's; kNoLoop where apply_ufunc must decide.
 int cached_number_loop(Ufunc op, DType dtype, Operand::Kind kind, bool scalar_first) {
   static std::atomic<int16_t> cache[kNumUfuncs][kNumDTypes][3][2];
   const int k = kind == Operand::Kind::WeakFloat ? 0 : kind == Operand::Kind::WeakComplex ? 1 : 2;
-  std::atomic<int16_t>& entry = cache[static_cast<int>(op)][static_cast<int>(dtype)][k][scalar_first];
-  if (const int16_t known = entry.load(std::memory_order_relaxed)) return known - 2;
-  int loop = kNoLoop;
-  try {
+  return remembered_loop(cache[static_cast<int>(op)][static_cast<int>(dtype)][k][scalar_first], op,
+                         [&] {
     const Operand number = k == 0   ? Operand::weak_float(1.0)
                            : k == 1 ? Operand::weak_complex({1.0, 0.0})
                                     : Operand::weak_int(Scalar(int64_t{1}));
     const Operand array(Array::empty(Dims{1}, dtype, Device::cpu()));
-    const Operand pair[2] = {scalar_first ? number : array, scalar_first ? array : number};
-    const int resolved = resolve_loop(op, pair, {});
-    const bool checks_values =
-        op == Ufunc::Power && is_integer(ufunc_info(op).loops[resolved].in[1]);
-    if (!checks_values) loop = resolved;
-  } catch (const std::exception&) {
-    // apply_ufunc raises it again, with the caller's arguments in hand.
-  }
-  entry.store(static_cast<int16_t>(loop + 2), std::memory_order_relaxed);
-  return loop;
+    return scalar_first ? std::vector<Operand>{number, array} : std::vector<Operand>{array, number};
+  });
 }
 
 }  // namespace

@@ -1,14 +1,29 @@
 """Shared fixtures: the devices every test runs on, and NumPy-oracle comparisons."""
 
+import contextlib
+
 import numpy as np
 import pytest
 
 import tessera as tp
 
 # Small results are normally computed at once; the suite makes every elementwise result
-# pending, so that lazy evaluation is what the NumPy comparisons check (test_fusion.py
-# checks the eager path of small arrays separately).
+# pending, so that lazy evaluation is what the NumPy comparisons check (test_fusion.py,
+# test_fp_errors.py and test_small_calls.py check the eager path of small arrays).
+ENGINE_LAZY_MIN = tp._core._lazy_min_elements()
 tp._core._set_lazy_min_elements(0)
+
+
+@contextlib.contextmanager
+def lazy_min_elements(n):
+    """Results smaller than `n` elements computed at once while inside."""
+    old = tp._core._lazy_min_elements()
+    tp._core._set_lazy_min_elements(n)
+    try:
+        yield
+    finally:
+        tp._core._set_lazy_min_elements(old)
+
 
 # Devices the Python suite runs on: the CPU, and CUDA device 0 when one is usable. In
 # `make test` that is the simulator (TESSERA_CUDA_SIM=1), in a second run of the suite.

@@ -23,7 +23,7 @@ import pytest
 
 import tessera as tp
 
-from conftest import reports_fp_errors
+from conftest import lazy_min_elements, reports_fp_errors
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -40,12 +40,10 @@ def fp_state():
     to 0 for the rest of the suite); the error state of both libraries restored after each
     test (which restores its own; this is the safety net when tessera's errstate does not),
     so that no test leaks modes into the next one of its worker."""
-    old = tp._core._lazy_min_elements()
-    tp._core._set_lazy_min_elements(LAZY_MIN)
     try:
-        yield
+        with lazy_min_elements(LAZY_MIN):
+            yield
     finally:
-        tp._core._set_lazy_min_elements(old)
         tp.seterr(**DEFAULT_MODES)
         tp.seterrcall(None)
         np.seterr(**DEFAULT_MODES)

@@ -7,23 +7,15 @@ import numpy as np
 import pytest
 
 import tessera as tp
-from conftest import ALL_DTYPES, assert_same, sample
+from conftest import ALL_DTYPES, ENGINE_LAZY_MIN, assert_same, lazy_min_elements, sample
 from oracle import assert_raises_like
 
 FOLDINGS = ["sum", "prod", "max", "min", "any", "all"]
-# The engine's default threshold below which results are computed at once (conftest
-# lowers it to 0 for the rest of the suite, which would leave the short paths untried).
-LAZY_MIN = 4096
-
-
 @pytest.fixture(autouse=True)
 def small_results_computed_at_once():
-    old = tp._core._lazy_min_elements()
-    tp._core._set_lazy_min_elements(LAZY_MIN)
-    try:
+    # conftest lowers the engine's threshold to 0, which would leave the short paths untried.
+    with lazy_min_elements(ENGINE_LAZY_MIN):
         yield
-    finally:
-        tp._core._set_lazy_min_elements(old)
 # Around the evaluator's block of 512 values and the reductions' pairwise halving.
 SIZES = [1, 2, 3, 7, 8, 9, 100, 511, 512, 513, 1500]
 
