@@ -165,8 +165,15 @@ std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inp
       continue;
     }
     const Array& a = o.array();
-    if (a.dtype() != sig.in[k] || a.shape() != shape || a.buffer()->is_pending()) {
-      return std::nullopt;
+    if (a.dtype() != sig.in[k] || a.buffer()->is_pending()) return std::nullopt;
+    if (a.shape() != shape) {
+      // One element of host memory, with no more axes than the result: a scalar.
+      if (a.size() != 1 || a.ndim() > static_cast<int>(shape.size()) || !device.is_cpu()) {
+        return std::nullopt;
+      }
+      broadcast[k] = true;
+      in[k] = a.data();
+      continue;
     }
     if (!a.is_c_contiguous()) {
       contiguous = false;
@@ -317,12 +324,22 @@ std::vector<Array> apply_ufunc_evaluated(Ufunc op, std::span<const Operand> inpu
   std::optional<int> resolved;
   if (info.nout == 1 && !any_out && !options.where &&
       (options.order == Order::K || options.order == Order::C)) {
+    // One shape: that of the arrays with the most axes. One-element arrays with no more
+    // axes (a 0-d array, a mean kept as (1,)) join as scalars on the CPU, in try_direct.
     const Array* first = nullptr;
+    for (const Operand& o : inputs) {
+      if (!o.is_array()) continue;
+      const Array& a = o.array();
+      if (!first || a.ndim() > first->ndim() || (a.ndim() == first->ndim() && a.size() != 1)) {
+        first = &a;
+      }
+    }
     bool uniform = true;
     for (const Operand& o : inputs) {
       if (!o.is_array()) continue;
-      if (!first) first = &o.array();
-      uniform &= o.array().shape() == first->shape() && o.array().device() == first->device();
+      const Array& a = o.array();
+      uniform &= a.device() == first->device() &&
+                 (a.shape() == first->shape() || (a.size() == 1 && a.device().is_cpu()));
     }
     if (uniform) {
       const int loop = resolve_loop(op, inputs, options);

@@ -372,3 +372,35 @@ def test_box_stencil_of_a_small_grid(device):
                 + a[1:-1, 2:] + a[2:, :-2] + a[2:, 1:-1] + a[2:, 2:])
 
     assert_same(stencil(t), stencil(x))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=lambda d: np.dtype(d).name)
+def test_small_ops_with_one_element_arrays(device, dtype):
+    # A 0-d array, or one kept as (1,) or (1, 1), joins a small op as a scalar where it adds
+    # no axes; where it would add axes, or the op needs a cast, the general path runs.
+    values = sample((2, 3), dtype, seed=8)
+    t = tp.asarray(values)
+    for one in [values[0, 1], values[:1, :1], values[0, :1], values[:1, 0], values.reshape(-1)[:1]]:
+        one = np.asarray(one)
+        for x, y, tx, ty in [(values, one, t, tp.asarray(one)), (one, values, tp.asarray(one), t),
+                             (one, one, tp.asarray(one), tp.asarray(one)),
+                             (values[0], one, t[0], tp.asarray(one))]:
+            for name in ["add", "multiply", "maximum", "not_equal", "arctan2"]:
+                np_call = lambda: getattr(np, name)(x, y)  # noqa: E731
+                tp_call = lambda: getattr(tp, name)(tx, ty)  # noqa: E731
+                with np.errstate(all="ignore"), tp.errstate(all="ignore"):
+                    try:
+                        want = np_call()
+                    except TypeError:
+                        assert_raises_like(np_call, tp_call)
+                        continue
+                    got = tp_call()
+                if name == "arctan2":
+                    assert got.dtype == want.dtype and got.shape == want.shape
+                    rtol = {16: 1e-2, 32: 1e-5, 64: 1e-12}[np.finfo(want.dtype).bits]
+                    np.testing.assert_allclose(tp.asnumpy(got), want, rtol=rtol)
+                else:
+                    assert_same(got, want)
+    x = sample((2, 3), np.float64, seed=8)
+    assert_same(tp.asarray(x) - tp.asarray(x).mean(), x - x.mean())
+    assert_same(tp.asarray(x) - tp.asarray(x).mean(axis=1, keepdims=True), x - x.mean(axis=1, keepdims=True))
