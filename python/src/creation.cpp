@@ -73,7 +73,8 @@ class PythonNumbers {
       shape_.push_back(n);
       o = PySequence_Fast_GET_ITEM(o, 0);
     }
-    return !shape_.empty() && classify(obj.ptr(), 0);
+    obj_ = obj.ptr();
+    return !shape_.empty() && classify(obj_, 0);
   }
 
   // NumPy's dtype for the numbers: bool, int64, float64 or complex128.
@@ -90,7 +91,6 @@ class PythonNumbers {
 
  private:
   bool classify(PyObject* o, int depth) {
-    if (depth == 0) obj_ = o;
     if (depth == shape_.size()) {
       if (PyFloat_CheckExact(o)) {
         float_ = true;

@@ -4,6 +4,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -122,17 +123,12 @@ Operand require_operand(nb::handle obj, Device device, std::string_view api) {
   return *o;
 }
 
-bool large(std::span<const Operand> ops) {
-  for (const Operand& o : ops) {
-    if (o.is_array() && o.array().size() >= (1 << 15)) return true;
-  }
-  return false;
-}
-
-// Runs the op with the GIL released when there is enough work to be worth it.
+// Runs the op with the GIL released when some array is worth it (worth_releasing_gil).
 std::vector<Array> run(Ufunc op, std::span<const Operand> inputs, const UfuncOptions& opts) {
-  if (large(inputs)) return without_gil([&] { return apply_ufunc(op, inputs, opts); });
-  return apply_ufunc(op, inputs, opts);
+  const bool release = std::any_of(inputs.begin(), inputs.end(), [](const Operand& o) {
+    return o.is_array() && worth_releasing_gil(o.array());
+  });
+  return without_gil_if(release, [&] { return apply_ufunc(op, inputs, opts); });
 }
 
 // The per-op latency path: `op` on tessera arrays alone, with no options. nullptr when the

@@ -61,13 +61,14 @@ class Backend {
   // than the work.
   virtual void run_loop(Ufunc op, int loop, std::span<const void* const> in,
                         std::span<const bool> broadcast, void* out, int64_t n) = 0;
-  // run_loop over `rows` rows of `cols` contiguous elements (slices of a small grid: a
-  // stencil's terms): row r of input k starts r * row_strides[k] bytes after in[k]; the
-  // output is contiguous. False where the backend has no such loop: the caller evaluates
-  // the op in general then.
-  virtual bool run_loop_rows(Ufunc, int, std::span<const void* const>, std::span<const bool>,
-                             std::span<const int64_t>, int64_t, int64_t, void*) {
-    return false;
+  // run_loop over `shape` as rows of its last axis, each row contiguous (slices of a small
+  // grid: a stencil's terms): row r of input k starts r * row_strides[k] bytes after in[k].
+  // Returns a new C-contiguous array, or nothing where the backend has no such loop: the
+  // caller evaluates the op in general then.
+  virtual std::optional<Array> run_loop_rows(Ufunc, int, std::span<const void* const>,
+                                             std::span<const bool>, std::span<const int64_t>,
+                                             const Dims&) {
+    return std::nullopt;
   }
   // Folds the tree's values into the accumulators: acc = op(acc, v, v', ...) over the
   // reduced axes, with op's loop `loop` (inputs and output all of acc's dtype, the tree's

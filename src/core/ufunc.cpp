@@ -187,17 +187,10 @@ std::optional<Array> try_direct(Ufunc op, int loop, std::span<const Operand> inp
   if (contiguous) {
     return run_direct(op, loop, {in, inputs.size()}, {broadcast, inputs.size()}, shape, device);
   }
-  const DType dtype = sig.out[0];
-  Array out(Buffer::allocate(device, size * itemsize(dtype)), dtype, shape,
-            contiguous_strides(shape, itemsize(dtype), Order::C), 0);
-  const int64_t cols = shape.back();
-  if (!backend_for(device).run_loop_rows(op, loop, {in, inputs.size()},
-                                         {broadcast, inputs.size()},
-                                         {row_strides, inputs.size()}, size / cols, cols,
-                                         out.data())) {
-    return std::nullopt;
-  }
-  report_fp_events();
+  std::optional<Array> out = backend_for(device).run_loop_rows(
+      op, loop, {in, inputs.size()}, {broadcast, inputs.size()}, {row_strides, inputs.size()},
+      shape);
+  if (out) report_fp_events();
   return out;
 }
 

@@ -147,6 +147,16 @@ __global__ void math(double* out) {
   out[k++] = make_float4(1, 2, 3, 4).w + make_int2(5, 6).y;
   out[k++] = alignof(float4) + alignof(double2) + alignof(char2);
   out[k++] = CUDART_PI;
+  // Each rounded family once: the gap between rounding up and down (or to zero).
+  out[k++] = __fdiv_ru(1.0f, 3.0f) - __fdiv_rd(1.0f, 3.0f);
+  out[k++] = __dmul_ru(1.0 + 0x1p-52, 1.0 + 0x1p-52) - 1.0;
+  out[k++] = __fsqrt_ru(2.0f) - __fsqrt_rd(2.0f);
+  out[k++] = __fmaf_ru(1.0f + 0x1p-23f, 1.0f + 0x1p-23f, -1.0f) -
+             __fmaf_rz(1.0f + 0x1p-23f, 1.0f + 0x1p-23f, -1.0f);
+  out[k++] = __double2float_ru(1.0 + 0x1p-40) - 1.0f;
+  out[k++] = __ll2float_ru(16777217LL) - __ll2float_rz(16777217LL);
+  out[k++] = __drcp_ru(3.0) - __drcp_rd(3.0);
+  out[k++] = 1.0 - __dsub_rd(1.0, 0x1p-60);
 }
 )cuda";
 
@@ -342,6 +352,14 @@ TEST_F(CudaSimWarpKernels, MathAndIntrinsicsHaveCudasResults) {
   EXPECT_EQ(out[k++], 10);
   EXPECT_EQ(out[k++], 16 + 16 + 2);
   EXPECT_EQ(out[k++], M_PI);
+  EXPECT_EQ(out[k++], 0x1p-25);
+  EXPECT_EQ(out[k++], 0x1.8p-51);
+  EXPECT_EQ(out[k++], 0x1p-23);
+  EXPECT_EQ(out[k++], 0x1p-45);
+  EXPECT_EQ(out[k++], 0x1p-23);
+  EXPECT_EQ(out[k++], 2);
+  EXPECT_EQ(out[k++], 0x1p-54);
+  EXPECT_EQ(out[k++], 0x1p-53);
 }
 
 }  // namespace

@@ -123,11 +123,14 @@ class CpuBackend final : public Backend {
     const int64_t no_strides[3] = {};
     cpu::run_loop_rows(op, loop, in, broadcast, {no_strides, in.size()}, 1, n, out);
   }
-  bool run_loop_rows(Ufunc op, int loop, std::span<const void* const> in,
-                     std::span<const bool> broadcast, std::span<const int64_t> row_strides,
-                     int64_t rows, int64_t cols, void* out) override {
-    cpu::run_loop_rows(op, loop, in, broadcast, row_strides, rows, cols, out);
-    return true;
+  std::optional<Array> run_loop_rows(Ufunc op, int loop, std::span<const void* const> in,
+                                     std::span<const bool> broadcast,
+                                     std::span<const int64_t> row_strides,
+                                     const Dims& shape) override {
+    Array out = Array::empty(shape, ufunc_info(op).loops[loop].out[0], Device::cpu());
+    const int64_t cols = shape.back();
+    cpu::run_loop_rows(op, loop, in, broadcast, row_strides, out.size() / cols, cols, out.data());
+    return out;
   }
 
  private:

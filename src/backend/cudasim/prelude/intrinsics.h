@@ -21,6 +21,25 @@ inline T with_rounding(int mode, Op op) {
   return result;
 }
 
+// `value` read back through volatile storage: an operand `rounded` cannot fold or move.
+template <class T>
+inline T opaque(T value) {
+  volatile T stored = value;
+  return stored;
+}
+
+// op(args...) computed in rounding mode `mode` and converted to R there.
+template <class R, class Op, class... Args>
+inline R rounded(int mode, Op op, Args... args) {
+  return with_rounding<R>(mode, [=] { return static_cast<R>(op(opaque(args)...)); });
+}
+
+// The identity: a conversion's operation, the cast to R being the rounded step.
+struct as_is {
+  template <class T>
+  T operator()(T x) const { return x; }
+};
+
 // A floating value rounded to an integer and saturated to I's range, as cvt.rni/rzi/... do.
 template <class I, class F>
 inline I saturate_to(F rounded) {
@@ -59,118 +78,46 @@ inline float __fdividef(float x, float y) { return x / y; }
 inline float __saturatef(float x) { return x >= 1.0f ? 1.0f : x > 0.0f ? x : 0.0f; }
 
 // Arithmetic with a named rounding: _rn to nearest even, _rz toward zero, _ru up, _rd down.
-#define TSIM_ROUNDED(suffix, mode)                                                                 \
-  TSIM_ON_USE inline float __fadd_##suffix(float a, float b) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile float x = a, y = b;                                                                 \
-      return x + y;                                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __fsub_##suffix(float a, float b) { return __fadd_##suffix(a, -b); }    \
-  TSIM_ON_USE inline float __fmul_##suffix(float a, float b) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile float x = a, y = b;                                                                 \
-      return x * y;                                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __fdiv_##suffix(float a, float b) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile float x = a, y = b;                                                                 \
-      return x / y;                                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __frcp_##suffix(float a) { return __fdiv_##suffix(1.0f, a); }           \
-  TSIM_ON_USE inline float __fsqrt_##suffix(float a) {                                             \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile float x = a;                                                                        \
-      return sqrtf(x);                                                                             \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __fmaf_##suffix(float a, float b, float c) {                            \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile float x = a, y = b, z = c;                                                          \
-      return fmaf(x, y, z);                                                                        \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline double __dadd_##suffix(double a, double b) {                                  \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
-      volatile double x = a, y = b;                                                                \
-      return x + y;                                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline double __dsub_##suffix(double a, double b) { return __dadd_##suffix(a, -b); } \
-  TSIM_ON_USE inline double __dmul_##suffix(double a, double b) {                                  \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
-      volatile double x = a, y = b;                                                                \
-      return x * y;                                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline double __ddiv_##suffix(double a, double b) {                                  \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
-      volatile double x = a, y = b;                                                                \
-      return x / y;                                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline double __drcp_##suffix(double a) { return __ddiv_##suffix(1.0, a); }          \
-  TSIM_ON_USE inline double __dsqrt_##suffix(double a) {                                           \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
-      volatile double x = a;                                                                       \
-      return sqrt(x);                                                                              \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline double __fma_##suffix(double a, double b, double c) {                         \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
-      volatile double x = a, y = b, z = c;                                                         \
-      return fma(x, y, z);                                                                         \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __double2float_##suffix(double a) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile double x = a;                                                                       \
-      return static_cast<float>(x);                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __int2float_##suffix(int a) {                                           \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile int x = a;                                                                          \
-      return static_cast<float>(x);                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __uint2float_##suffix(unsigned a) {                                     \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile unsigned x = a;                                                                     \
-      return static_cast<float>(x);                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __ll2float_##suffix(long long a) {                                      \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile long long x = a;                                                                    \
-      return static_cast<float>(x);                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline float __ull2float_##suffix(unsigned long long a) {                            \
-    return ::__tsim::with_rounding<float>(mode, [=] {                                              \
-      volatile unsigned long long x = a;                                                           \
-      return static_cast<float>(x);                                                                \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline double __ll2double_##suffix(long long a) {                                    \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
-      volatile long long x = a;                                                                    \
-      return static_cast<double>(x);                                                               \
-    });                                                                                            \
-  }                                                                                                \
-  TSIM_ON_USE inline double __ull2double_##suffix(unsigned long long a) {                          \
-    return ::__tsim::with_rounding<double>(mode, [=] {                                             \
-      volatile unsigned long long x = a;                                                           \
-      return static_cast<double>(x);                                                               \
-    });                                                                                            \
+// One type's operations: `p` is the names' letter (f, d), `fma_name` the fused
+// multiply-add's prefix (__fmaf_, __fma_).
+#define TSIM_ROUNDED_OPS(T, p, fma_name, suffix, mode, sqrt_fn, fma_fn)                  \
+  TSIM_ON_USE inline T __##p##add_##suffix(T a, T b) {                                   \
+    return ::__tsim::rounded<T>(mode, [](T x, T y) { return x + y; }, a, b);             \
+  }                                                                                      \
+  TSIM_ON_USE inline T __##p##sub_##suffix(T a, T b) { return __##p##add_##suffix(a, -b); } \
+  TSIM_ON_USE inline T __##p##mul_##suffix(T a, T b) {                                   \
+    return ::__tsim::rounded<T>(mode, [](T x, T y) { return x * y; }, a, b);             \
+  }                                                                                      \
+  TSIM_ON_USE inline T __##p##div_##suffix(T a, T b) {                                   \
+    return ::__tsim::rounded<T>(mode, [](T x, T y) { return x / y; }, a, b);             \
+  }                                                                                      \
+  TSIM_ON_USE inline T __##p##rcp_##suffix(T a) { return __##p##div_##suffix(T(1), a); } \
+  TSIM_ON_USE inline T __##p##sqrt_##suffix(T a) {                                       \
+    return ::__tsim::rounded<T>(mode, [](T x) { return sqrt_fn(x); }, a);                \
+  }                                                                                      \
+  TSIM_ON_USE inline T fma_name##suffix(T a, T b, T c) {                                 \
+    return ::__tsim::rounded<T>(mode, [](T x, T y, T z) { return fma_fn(x, y, z); }, a, b, c); \
   }
+// A conversion from A to R in the rounding mode.
+#define TSIM_ROUNDED_CONVERSION(R, name, A, suffix, mode) \
+  TSIM_ON_USE inline R name##suffix(A a) { return ::__tsim::rounded<R>(mode, ::__tsim::as_is{}, a); }
+#define TSIM_ROUNDED(suffix, mode)                                                  \
+  TSIM_ROUNDED_OPS(float, f, __fmaf_, suffix, mode, sqrtf, fmaf)                    \
+  TSIM_ROUNDED_OPS(double, d, __fma_, suffix, mode, sqrt, fma)                      \
+  TSIM_ROUNDED_CONVERSION(float, __double2float_, double, suffix, mode)             \
+  TSIM_ROUNDED_CONVERSION(float, __int2float_, int, suffix, mode)                   \
+  TSIM_ROUNDED_CONVERSION(float, __uint2float_, unsigned, suffix, mode)             \
+  TSIM_ROUNDED_CONVERSION(float, __ll2float_, long long, suffix, mode)              \
+  TSIM_ROUNDED_CONVERSION(float, __ull2float_, unsigned long long, suffix, mode)    \
+  TSIM_ROUNDED_CONVERSION(double, __ll2double_, long long, suffix, mode)            \
+  TSIM_ROUNDED_CONVERSION(double, __ull2double_, unsigned long long, suffix, mode)
 TSIM_ROUNDED(rn, FE_TONEAREST)
 TSIM_ROUNDED(rz, FE_TOWARDZERO)
 TSIM_ROUNDED(ru, FE_UPWARD)
 TSIM_ROUNDED(rd, FE_DOWNWARD)
 #undef TSIM_ROUNDED
+#undef TSIM_ROUNDED_CONVERSION
+#undef TSIM_ROUNDED_OPS
 inline float __frsqrt_rn(float x) { return rsqrtf(x); }
 inline float __fmaf_ieee_rn(float a, float b, float c) { return fmaf(a, b, c); }
 inline double __int2double_rn(int a) { return a; }
