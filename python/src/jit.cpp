@@ -60,14 +60,17 @@ void contiguity(int ndim, const int64_t* shape, const int64_t* strides, int64_t 
 
 char layout_code(bool c, bool f) { return c ? 'C' : f ? 'F' : 'A'; }
 
+// A returned tuple's shape: its leaves (numbers and arrays, depth first) and, in preorder,
+// each node: a leaf's index, or -1 - n for a tuple of n items.
 struct Entry {
   uintptr_t address = 0;
-  std::vector<DType> result;  // one dtype, or a tuple's items'
-  // A tuple's items: the number of dimensions of each (-1 for a number) and where in the
+  std::vector<DType> result;  // one dtype, or a tuple's leaves'
+  // A tuple's leaves: the number of dimensions of each (-1 for a number) and where in the
   // result buffer it lies (a number in a 16-byte slot, an array as its words rounded up to
   // 16 bytes: the layout jit/render_python.cpp writes).
   std::vector<int> item_ndim;
   std::vector<size_t> item_offset;
+  std::vector<int> tuple_nodes;
   bool returns_tuple = false;
   int returns_array_ndim = -1;  // a new array: its data, shape and strides as words
   bool returns_nothing = false;
@@ -75,7 +78,7 @@ struct Entry {
   bool release_gil = false;  // jit(nogil=True): other Python threads run meanwhile
 };
 
-// The most items a returned tuple may have (the result buffer's 16-byte slots).
+// The most leaves a returned tuple may have (the result buffer's 16-byte slots).
 constexpr size_t kMostResultItems = 64;
 constexpr size_t kResultBytes = 16 * kMostResultItems;
 
@@ -94,8 +97,7 @@ class HostDispatcher {
     PyObject* args = args_tuple.ptr();
     const Py_ssize_t n = PyTuple_GET_SIZE(args);
     for (Py_ssize_t i = 0; i < n; ++i) {
-      PyObject* a = PyTuple_GET_ITEM(args, i);
-      if (!scalar_key(a, key, words) && !array_key(a, key, words)) return false;
+      if (!value_key(PyTuple_GET_ITEM(args, i), key, words)) return false;
       key += ';';
     }
     return true;
@@ -114,25 +116,11 @@ class HostDispatcher {
       e.returns_array_ndim = std::stoi(result.substr(colon + 1));
     } else if (e.returns_tuple) {
       size_t at = 6, offset = 0;
-      while (at < result.size()) {
-        const size_t end = std::min(result.find(',', at), result.size());
-        std::string item = result.substr(at, end - at);
-        int ndim = -1;
-        if (item.rfind("array:", 0) == 0) {  // array:<dtype>:<ndim>
-          const size_t colon = item.find(':', 6);
-          ndim = std::stoi(item.substr(colon + 1));
-          item = item.substr(6, colon - 6);
-        }
-        e.result.push_back(dtype_named(item));
-        e.item_ndim.push_back(ndim);
-        e.item_offset.push_back(offset);
-        offset += ndim < 0 ? 16 : (8 * (1 + 2 * static_cast<size_t>(ndim)) + 15) / 16 * 16;
-        at = end + 1;
-      }
+      parse_tuple_items(result, at, '\0', e, offset);
       if (e.result.size() > kMostResultItems || offset > kResultBytes) {
         throw std::invalid_argument("[jit] a function returns a tuple of more than " +
                                     std::to_string(kResultBytes) + " bytes (" +
-                                    std::to_string(e.result.size()) + " items)");
+                                    std::to_string(e.result.size()) + " numbers and arrays)");
       }
     } else if (!e.returns_nothing) {
       e.result.push_back(dtype_named(result));
@@ -163,13 +151,8 @@ class HostDispatcher {
     if (e.returns_argument >= 0) return nb::borrow(args[static_cast<size_t>(e.returns_argument)]);
     if (e.returns_nothing) return nb::none();
     if (!e.returns_tuple) return python_number(e.result[0], result);
-    nb::list items;
-    for (size_t i = 0; i < e.result.size(); ++i) {
-      const unsigned char* item = result + e.item_offset[i];
-      items.append(e.item_ndim[i] < 0 ? python_number(e.result[i], item)
-                                      : new_array(e.result[i], e.item_ndim[i], item));
-    }
-    return nb::tuple(items);
+    size_t node = 0;
+    return returned_tuple(e, result, node);
   }
 
  // The dtype NumPy names `name` ("float64"); std::invalid_argument for another name.
@@ -181,6 +164,71 @@ class HostDispatcher {
   }
 
  private:
+
+  // Items of a result's tuple, as dispatcher.py's _result_code writes them (a dtype name,
+  // array:<dtype>:<ndim>, a tuple's items in parentheses), separated by commas, from `at`
+  // up to `end`: their leaves and nodes appended to `e`, `offset` past their slots.
+  static void parse_tuple_items(const std::string& text, size_t& at, char end, Entry& e,
+                                size_t& offset) {
+    const size_t node = e.tuple_nodes.size();
+    e.tuple_nodes.push_back(-1);
+    int count = 0;
+    while (at < text.size() && text[at] != end) {
+      if (text[at] == '(') {
+        ++at;
+        parse_tuple_items(text, at, ')', e, offset);
+        ++at;  // the ')'
+      } else {
+        const size_t stop = std::min({text.find(',', at), text.find(')', at), text.size()});
+        std::string item = text.substr(at, stop - at);
+        at = stop;
+        int ndim = -1;
+        if (item.rfind("array:", 0) == 0) {  // array:<dtype>:<ndim>
+          const size_t colon = item.find(':', 6);
+          ndim = std::stoi(item.substr(colon + 1));
+          item = item.substr(6, colon - 6);
+        }
+        e.tuple_nodes.push_back(static_cast<int>(e.result.size()));
+        e.result.push_back(dtype_named(item));
+        e.item_ndim.push_back(ndim);
+        e.item_offset.push_back(offset);
+        offset += ndim < 0 ? 16 : (8 * (1 + 2 * static_cast<size_t>(ndim)) + 15) / 16 * 16;
+      }
+      ++count;
+      if (at < text.size() && text[at] == ',') ++at;
+    }
+    e.tuple_nodes[node] = -1 - count;
+  }
+
+  // The Python value of the result's node `node` (advanced past it and its items).
+  static nb::object returned_tuple(const Entry& e, const unsigned char* result, size_t& node) {
+    const int code = e.tuple_nodes[node++];
+    if (code >= 0) {
+      const unsigned char* item = result + e.item_offset[code];
+      return e.item_ndim[code] < 0 ? python_number(e.result[code], item)
+                                   : new_array(e.result[code], e.item_ndim[code], item);
+    }
+    PyObject* t = PyTuple_New(-1 - code);
+    if (t == nullptr) throw nb::python_error();
+    nb::object owner = nb::steal(t);
+    for (int i = 0; i < -1 - code; ++i) {
+      PyTuple_SET_ITEM(t, i, returned_tuple(e, result, node).release().ptr());
+    }
+    return owner;
+  }
+
+  // A number, an array, or a plain tuple of them: its key appended to `key` (a tuple's in
+  // parentheses), its words, depth first, to `words`.
+  static bool value_key(PyObject* a, std::string& key, std::vector<uint64_t>* words) {
+    if (!PyTuple_CheckExact(a)) return scalar_key(a, key, words) || array_key(a, key, words);
+    key += '(';
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(a); ++i) {
+      if (!value_key(PyTuple_GET_ITEM(a, i), key, words)) return false;
+      key += ',';
+    }
+    key += ')';
+    return true;
+  }
 
   static bool scalar_key(PyObject* a, std::string& key, std::vector<uint64_t>* words) {
     if (PyBool_Check(a)) {

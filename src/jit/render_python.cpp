@@ -16,32 +16,76 @@ using python_ir::cpp_type;
 using python_ir::ident;
 using python_ir::is_complex_type;
 
+// Code declaring `name`, a parameter of type `t`, from the words at w[at] on: a number in
+// one word (a complex in two), an array as its data, shape and strides, a tuple as its
+// items' words in order (python/src/jit.cpp's key_of packs them so).
+std::string unpack_argument(const SExpr& t, const std::string& name) {
+  const std::string T = cpp_type(t);
+  if (t.is_list() && t.head() == "tuple") {
+    std::string s, items, close;
+    for (size_t k = 1; k < t.size(); ++k) {
+      const std::string item = name + "_" + std::to_string(k - 1);
+      s += unpack_argument(t.at(k), item);
+      items += item + ", {";
+      close += "}";
+    }
+    return s + "  const " + T + " " + name + "{" + items + close + "};\n";
+  }
+  if (t.is_list()) {  // an array: data, shape, strides
+    const std::string ndim = t.at(2).text;
+    return "  " + T + " " + name + ";\n  " + name + ".data = w[at++].a;\n" +
+           "  for (int d = 0; d < " + ndim + "; ++d) " + name + ".shape[d] = w[at++].i;\n" +
+           "  for (int d = 0; d < " + ndim + "; ++d) " + name + ".strides[d] = w[at++].i;\n";
+  }
+  if (is_complex_type(t)) return "  const " + T + " " + name + "(w[at].f, w[at + 1].f);\n  at += 2;\n";
+  if (t.text == "uint64") return "  const " + T + " " + name + " = w[at++].u;\n";
+  if (t.text == "float16" || t.text == "float32" || t.text == "float64") {
+    return "  const " + T + " " + name + " = static_cast<" + T + ">(w[at++].f);\n";
+  }
+  return "  const " + T + " " + name + " = static_cast<" + T + ">(w[at++].i);\n";
+}
+
+// The bytes of an array's words (data, shape, strides) rounded up to 16.
+size_t array_slot_bytes(int ndim) { return (8 * (1 + 2 * static_cast<size_t>(ndim)) + 15) / 16 * 16; }
+
+// Code storing `value`, a returned tuple's item of type `t`, at `offset` bytes into the
+// result: each number in a 16-byte slot, each array as its words (data, shape, strides)
+// rounded up to 16 bytes, a tuple's items in order: the layout python/src/jit.cpp reads.
+std::string store_result_item(const SExpr& t, const std::string& value, size_t& offset) {
+  const std::string at = "static_cast<char*>(result) + " + std::to_string(offset);
+  if (t.is_list() && t.head() == "tuple") {
+    std::string s;
+    for (size_t k = 1; k < t.size(); ++k) {
+      s += store_result_item(t.at(k), "tessera::pyjit::get<" + std::to_string(k - 1) + ">(" + value + ")",
+                             offset);
+    }
+    return s;
+  }
+  if (t.is_list()) {  // an array; its block is the caller's from now on
+    const int ndim = std::stoi(t.at(2).text);
+    offset += array_slot_bytes(ndim);
+    const std::string n = std::to_string(ndim);
+    return "    {\n      const auto a = tessera::pyjit::returned_array(arrays, " + value + ");\n" +
+           "      TsWord* out = reinterpret_cast<TsWord*>(" + at + ");\n      out[0].a = a.data;\n" +
+           "      for (int d = 0; d < " + n + "; ++d) out[1 + d].i = a.shape[d];\n" +
+           "      for (int d = 0; d < " + n + "; ++d) out[" + std::to_string(1 + ndim) +
+           " + d].i = a.strides[d];\n    }\n";
+  }
+  offset += 16;
+  return "    *reinterpret_cast<" + cpp_type(t) + "*>(" + at + ") = " + value + ";\n";
+}
+
 // The entry point of function `f`: the words unpacked into its parameters' types.
 std::string render_entry(const SExpr& f) {
   const SExpr& params = f.at(3);
   const std::string R = cpp_type(f.at(4));
   std::string s = "#line 1 \"[tessera] python function entry\"\n";
   s += "extern \"C\" int " + std::string(kPythonEntryName) +
-       "(const TsWord* w, void* result) {\n  int at = 0;\n";
+       "(const TsWord* w, void* result) {\n  int at = 0;\n  (void)at;\n";
   std::string args;
   for (size_t i = 0; i < params.size(); ++i) {
-    const SExpr& t = params.at(i).at(1);
     const std::string a = "a" + std::to_string(i);
-    const std::string T = cpp_type(t);
-    if (t.is_list()) {  // an array: data, shape, strides
-      const std::string ndim = t.at(2).text;
-      s += "  " + T + " " + a + ";\n  " + a + ".data = w[at++].a;\n";
-      s += "  for (int d = 0; d < " + ndim + "; ++d) " + a + ".shape[d] = w[at++].i;\n";
-      s += "  for (int d = 0; d < " + ndim + "; ++d) " + a + ".strides[d] = w[at++].i;\n";
-    } else if (is_complex_type(t)) {
-      s += "  const " + T + " " + a + "(w[at].f, w[at + 1].f);\n  at += 2;\n";
-    } else if (t.text == "uint64") {
-      s += "  const " + T + " " + a + " = w[at++].u;\n";
-    } else if (t.text == "float16" || t.text == "float32" || t.text == "float64") {
-      s += "  const " + T + " " + a + " = static_cast<" + T + ">(w[at++].f);\n";
-    } else {
-      s += "  const " + T + " " + a + " = static_cast<" + T + ">(w[at++].i);\n";
-    }
+    s += unpack_argument(params.at(i).at(1), a);
     args += (i ? ", " : "") + a;
   }
   const std::string call = "ts_python_" + f.at(1).text + "(" + args + ")";
@@ -54,27 +98,9 @@ std::string render_entry(const SExpr& f) {
     s += "    for (int d = 0; d < " + ndim + "; ++d) out[1 + d].i = r.shape[d];\n";
     s += "    for (int d = 0; d < " + ndim + "; ++d) out[1 + " + ndim + " + d].i = r.strides[d];\n";
   } else if (result_type.head() == "tuple") {
-    // Each number in a 16-byte slot, each array as its words (data, shape, strides) rounded
-    // up to 16 bytes: the layout python/src/jit.cpp reads.
     s += "    const auto r = " + call + ";\n";
     size_t offset = 0;
-    for (size_t i = 1; i < result_type.size(); ++i) {
-      const SExpr& item = result_type.at(i);
-      const std::string at = "static_cast<char*>(result) + " + std::to_string(offset);
-      const std::string value = "tessera::pyjit::get<" + std::to_string(i - 1) + ">(r)";
-      if (item.is_list() && item.head() == "array") {
-        const int ndim = std::stoi(item.at(2).text);
-        s += "    {\n      const auto a = tessera::pyjit::returned_array(arrays, " + value + ");\n";
-        s += "      TsWord* out = reinterpret_cast<TsWord*>(" + at + ");\n      out[0].a = a.data;\n";
-        s += "      for (int d = 0; d < " + std::to_string(ndim) + "; ++d) out[1 + d].i = a.shape[d];\n";
-        s += "      for (int d = 0; d < " + std::to_string(ndim) + "; ++d) out[" +
-             std::to_string(1 + ndim) + " + d].i = a.strides[d];\n    }\n";
-        offset += (8 * (1 + 2 * static_cast<size_t>(ndim)) + 15) / 16 * 16;
-      } else {
-        s += "    *reinterpret_cast<" + cpp_type(item) + "*>(" + at + ") = " + value + ";\n";
-        offset += 16;
-      }
-    }
+    s += store_result_item(result_type, "r", offset);
   } else if (R == "void") {
     s += "    " + call + ";\n    (void)result;\n";
   } else {

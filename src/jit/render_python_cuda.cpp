@@ -24,6 +24,27 @@ const std::string& python_cuda_runtime_text() {
   return text;
 }
 
+namespace {
+
+// A kernel parameter of type `t` named `name`: each number and array a parameter of its own
+// (appended to `declared`), a tuple's depth first as the launch passes them
+// (cuda_dispatcher.py), so that no tuple's C++ layout is packed on the host; returns the
+// expression that makes the parameter's value of them.
+std::string kernel_parameter(const SExpr& t, const std::string& name, std::string& declared) {
+  if (t.is_list() && t.head() == "tuple") {
+    std::string items, close;
+    for (size_t k = 1; k < t.size(); ++k) {
+      items += kernel_parameter(t.at(k), name + "_" + std::to_string(k - 1), declared) + ", {";
+      close += "}";
+    }
+    return python_ir::cpp_type(t) + "{" + items + close + "}";
+  }
+  declared += python_ir::cpp_type(t) + " " + name + ", ";
+  return name;
+}
+
+}  // namespace
+
 std::string render_python_cuda(std::string_view ir_text, std::string_view foreign) {
   const SExpr module = parse_sexpr(ir_text);
   if (module.head() != "module" || module.size() < 2) python_ir::bad(module, "expected a module");
@@ -49,9 +70,7 @@ std::string render_python_cuda(std::string_view ir_text, std::string_view foreig
   const SExpr& params = f.at(3);
   std::string declared, passed;
   for (size_t i = 0; i < params.size(); ++i) {
-    const std::string a = "a" + std::to_string(i);
-    declared += python_ir::cpp_type(params.at(i).at(1)) + " " + a + ", ";
-    passed += a + ", ";
+    passed += kernel_parameter(params.at(i).at(1), "a" + std::to_string(i), declared) + ", ";
   }
   s += "#line 1 \"[tessera] python kernel entry\"\n";
   s += "extern \"C\" __global__ void " + std::string(kPythonKernelName) + "(" + declared +

@@ -319,37 +319,43 @@ class CUDADispatcher(CompiledFunction):
         return _Launch(self, max(1, -(-int(ntasks) // tpb)), tpb, stream, sharedmem)
 
     def _arguments(self, args, device, copies):
-        """The argument types, and what the launch passes for each (a tessera array on
-        `device`, or bytes); host arrays copied to the device are noted in `copies`."""
-        from .. import asarray  # noqa: PLC0415 (tessera imports this package)
+        """The argument types, and what the launch passes for each number or array, a
+        tuple's depth first (a tessera array on `device`, or bytes); host arrays copied to
+        the device are noted in `copies`."""
         types, values = [], []
         for i, a in enumerate(args):
-            interface = None if isinstance(a, _core.ndarray) else getattr(
-                a, "__cuda_array_interface__", None)
-            if interface is not None:
-                t = _interface_type(interface)
-                if t is None:
-                    raise TypingError(f"[cuda.jit] {self.__name__}() argument {i + 1}: arrays of "
-                                      f"{interface['typestr']} are not supported")
-                types.append(t)
-                values.append(_interface_bytes(interface))
-                continue
-            t = T.typeof(a)
-            if t is None or isinstance(t, T.TupleType):
-                raise TypingError(f"[cuda.jit] {self.__name__}() argument {i + 1}: a "
-                                  f"{type(a).__name__} is not a number or an array")
-            types.append(t)
-            if isinstance(t, T.ArrayType):
-                on_device = isinstance(a, _core.ndarray) and str(a.device) != "cpu"
-                if on_device or device is None:
-                    values.append(a)
-                    continue
-                copy = asarray(a, device=f"cuda:{device}")
-                copies.append((a, copy))
-                values.append(copy)
-            else:
-                values.append(np.array(a, dtype=t).tobytes())
+            types.append(self._argument(a, i, device, copies, values))
         return tuple(types), values
+
+    def _argument(self, a, i, device, copies, values):
+        from .. import asarray  # noqa: PLC0415 (tessera imports this package)
+        if type(a) is tuple:  # noqa: E721 (a namedtuple is not a plain tuple)
+            return T.TupleType(tuple(self._argument(item, i, device, copies, values)
+                                     for item in a))
+        interface = None if isinstance(a, _core.ndarray) else getattr(
+            a, "__cuda_array_interface__", None)
+        if interface is not None:
+            t = _interface_type(interface)
+            if t is None:
+                raise TypingError(f"[cuda.jit] {self.__name__}() argument {i + 1}: arrays of "
+                                  f"{interface['typestr']} are not supported")
+            values.append(_interface_bytes(interface))
+            return t
+        t = T.typeof(a)
+        if t is None:
+            raise TypingError(f"[cuda.jit] {self.__name__}() argument {i + 1}: a "
+                              f"{type(a).__name__} is not a number, an array or a tuple of them")
+        if isinstance(t, T.ArrayType):
+            on_device = isinstance(a, _core.ndarray) and str(a.device) != "cpu"
+            if on_device or device is None:
+                values.append(a)
+                return t
+            copy = asarray(a, device=f"cuda:{device}")
+            copies.append((a, copy))
+            values.append(copy)
+        else:
+            values.append(np.array(a, dtype=t).tobytes())
+        return t
 
     def launch(self, args, griddim, blockdim, stream=0, sharedmem=0):
         from ..cuda._device import get_device_id  # noqa: PLC0415

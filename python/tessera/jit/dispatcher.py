@@ -130,16 +130,18 @@ class Dispatcher(CompiledFunction, _core._JitHostDispatcher):
     def _types_of(self, args):
         types = []
         for i, a in enumerate(args):
-            device = a.device if isinstance(a, _core.ndarray) else None
-            if device is not None and str(device) != "cpu":
-                raise TypingError(f"[jit] {self.__name__}() argument {i + 1} is an array on "
-                                  f"{device}: jit functions run on the CPU (copy it with "
-                                  ".get(), or write a cuda.jit kernel)")
-            t = T.typeof(a)
-            if t is None or isinstance(t, T.TupleType):
-                raise TypingError(f"[jit] {self.__name__}() argument {i + 1}: a "
-                                  f"{type(a).__name__} is not a number or an array")
-            types.append(t)
+            for leaf in _leaf_values(a):
+                device = leaf.device if isinstance(leaf, _core.ndarray) else None
+                if device is not None and str(device) != "cpu":
+                    raise TypingError(f"[jit] {self.__name__}() argument {i + 1} is or holds an "
+                                      f"array on {device}: jit functions run on the CPU (copy "
+                                      "it with .get(), or write a cuda.jit kernel)")
+                if T.typeof(leaf) is None:
+                    held = "" if leaf is a else f" holding a {type(leaf).__name__}"
+                    raise TypingError(f"[jit] {self.__name__}() argument {i + 1}: a "
+                                      f"{type(a).__name__}{held} is not a number, an array or "
+                                      "a tuple of them")
+            types.append(T.typeof(a))
         return tuple(types)
 
     def lower_for(self, types, target="cpu"):
@@ -182,12 +184,10 @@ class Dispatcher(CompiledFunction, _core._JitHostDispatcher):
             raise TypingError(f"[jit] {self.__name__}(): the arguments' types are not supported")
         result = spec.return_type
         if isinstance(result, T.TupleType):
-            result = "tuple:" + ",".join(
-                f"array:{t.dtype}:{t.ndim}" if isinstance(t, T.ArrayType) else t
-                for t in result.items)
-        elif isinstance(result, T.ArrayType):
-            result = f"array:{result.dtype}:{result.ndim}"
-        self.add(key, spec.entry, str(result),
+            result = "tuple:" + ",".join(map(_result_code, result.items))
+        else:
+            result = _result_code(result)
+        self.add(key, spec.entry, result,
                  -1 if spec.returns_argument is None else spec.returns_argument,
                  bool(self.options.get("nogil")))
         return self.call(args, _MISS)
@@ -199,6 +199,25 @@ class Dispatcher(CompiledFunction, _core._JitHostDispatcher):
     def inspect_ir(self, *args):
         """The typed IR of the specialization for the types of `args`, as text."""
         return self.specialization(*args)[0].text
+
+
+def _leaf_values(value):
+    """The numbers and arrays of an argument, depth first through plain tuples."""
+    if type(value) is tuple:  # noqa: E721 (as types.typeof: a namedtuple is not one)
+        for item in value:
+            yield from _leaf_values(item)
+    else:
+        yield value
+
+
+def _result_code(t):
+    """How the C++ call path reads a result of type `t` (python/src/jit.cpp): a dtype name,
+    array:<dtype>:<ndim>, or a tuple's items in parentheses."""
+    if isinstance(t, T.TupleType):
+        return "(" + ",".join(map(_result_code, t.items)) + ")"
+    if isinstance(t, T.ArrayType):
+        return f"array:{t.dtype}:{t.ndim}"
+    return str(t)
 
 
 def takes(t, s):

@@ -243,6 +243,10 @@ class Lowering:
                 if not (is_array(v) or T.is_scalar(v.type)):
                     raise self.error(node, f"{op} of an array and a {v.type} is not supported")
             return self.arrays.ufunc(node, array_exprs.OPERATOR_UFUNCS[op_class], [a, b])
+        if op == "add" and isinstance(a.type, T.TupleType) and isinstance(b.type, T.TupleType):
+            a, b = self.held(node, a), self.held(node, b)
+            items = [ir.TupleGet(v, k, t) for v in (a, b) for k, t in enumerate(v.type.items)]
+            return ir.MakeTuple(items, T.TupleType(a.type.items + b.type.items))
         if not (T.is_scalar(a.type) and T.is_scalar(b.type)):
             raise self.error(node, f"{op} of {a.type} and {b.type} is not supported")
         if op in ("floor_divide", "remainder") and "c" in (T.kind(a.type), T.kind(b.type)):
@@ -253,6 +257,17 @@ class Lowering:
         if op in ("left_shift", "right_shift"):
             return ir.Binary(op, self.cast(a, t), self.cast(b, "int64"), t)
         return ir.Binary(op, self.cast(a, t), self.cast(b, t), t)
+
+    def held(self, node, value):
+        """`value`, computed once into a temporary by the prelude unless it is a variable
+        already, for an expression that reads it more than once."""
+        if isinstance(value, ir.Var):
+            return value
+        temp = f"ts_tuple{self.temporaries}"
+        self.temporaries += 1
+        self.assign_type(node, temp, value.type)
+        self.prelude.append(ir.Assign(temp, value))
+        return ir.Var(temp, value.type)
 
     def expr_UnaryOp(self, node):
         value = self.operand(node.operand)
@@ -1320,10 +1335,7 @@ class Lowering:
             # A new array is handed over; any other (a view) as a C-contiguous copy.
             self.returns.append(value.type)
             return [ir.Return(value)]
-        returnable = T.is_scalar(value.type) or (
-            isinstance(value.type, T.TupleType)
-            and all(T.is_scalar(t) or isinstance(t, T.ArrayType) for t in value.type.items))
-        if not returnable:
+        if not all(T.is_scalar(t) or isinstance(t, T.ArrayType) for t in T.leaves(value.type)):
             raise self.error(node, f"returning a {value.type} is not supported yet (only "
                                    "scalars, arrays, and tuples of them)")
         self.returns.append(value.type)

@@ -47,6 +47,16 @@ class TupleType:
 NONE = "none"
 
 
+def leaves(t):
+    """The scalars and arrays of a type, depth first: itself unless it is a tuple (the order
+    in which a call passes a tuple's items, and a result holds them)."""
+    if isinstance(t, TupleType):
+        for item in t.items:
+            yield from leaves(item)
+    else:
+        yield t
+
+
 def is_scalar(t):
     return isinstance(t, str) and t in SCALARS
 
@@ -191,7 +201,7 @@ def typeof(value):
         return value.dtype.name
     if isinstance(value, (int, float, complex)):
         return literal_type(value)
-    if isinstance(value, tuple):
+    if type(value) is tuple:  # noqa: E721 (a namedtuple is not a plain tuple)
         items = tuple(typeof(v) for v in value)
         return None if None in items else TupleType(items)
     dtype = getattr(value, "dtype", None)
