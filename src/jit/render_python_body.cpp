@@ -481,6 +481,9 @@ class BodyRenderer {
     }
     s += d + "auto " + body + " = [&](long long ts_begin, long long ts_end, int ts_chunk) {\n";
     const std::string b = d + "  ";
+    // The arrays a chunk makes are its own (a variable assigned in the loop is private to
+    // the chunk): freed when it ends, in the arena of the thread that ran it.
+    s += b + "tessera::pyjit::ArenaScope ts_chunk_arrays;\n";
     for (size_t i = 1; i < privates.size(); ++i) {
       s += b + type_of(privates.at(i).text) + " " + ident(privates.at(i).text) + "{};\n";
     }

@@ -624,6 +624,81 @@ def test_an_exception_in_a_parallel_chunk_reaches_the_caller():
         jit(parallel=True)(divides_in_prange)(np.arange(1000), 0)
 
 
+def row_expressions_in_prange(a, b):
+    out = np.empty_like(a)
+    s = 0.0
+    for i in tp.prange(a.shape[0]):
+        row = np.sqrt(a[i]) * b[i] + 1.0
+        out[i] = row
+        s += row.sum()
+    return out, s
+
+
+def scratch_arrays_in_prange(a, b):
+    out = np.empty((a.shape[0], b.shape[1]))
+    for i in tp.prange(a.shape[0]):
+        scratch = np.zeros(a.shape[1])
+        for j in range(a.shape[1]):
+            scratch[j] = a[i, j] * j
+        out[i] = scratch @ b
+    return out
+
+
+def negative_size_in_prange(n):
+    s = 0.0
+    for i in tp.prange(n):
+        s += np.empty(50 - i).size
+    return s
+
+
+def numba_parallel(function):
+    return numba.njit(parallel=True)(
+        types.FunctionType(function.__code__, dict(function.__globals__, tp=numba)))
+
+
+@pytest.mark.parametrize("rows", [0, 1, 7, 1000])
+def test_arrays_made_inside_prange_match_numba(rows):
+    rng = np.random.default_rng(rows)
+    a, b = rng.random((rows, 5)), rng.standard_normal((rows, 5))
+    got, want = jit(parallel=True)(row_expressions_in_prange)(a, b), \
+        numba_parallel(row_expressions_in_prange)(a, b)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1] == pytest.approx(want[1], rel=1e-12)
+    m = rng.random((5, 3))
+    np.testing.assert_allclose(jit(parallel=True)(scratch_arrays_in_prange)(a, m),
+                               numba_parallel(scratch_arrays_in_prange)(a, m), rtol=1e-13)
+
+
+def test_arrays_made_inside_prange_are_freed_per_chunk():
+    # Each iteration makes two arrays, freed by the next iteration at the same site, and
+    # each chunk's last ones when the chunk ends, on the pool thread that ran it: 10^5
+    # iterations, and then 5000 calls of some chunks each, stay within the arena's 4096
+    # blocks per thread (a leak raises MemoryError).
+    x = np.full((1, 1000), 1.0)
+
+    def grow(a, x):
+        s = 0.0
+        for i in tp.prange(a.shape[0]):
+            t = x[0] * a[i]
+            s += (t + 1.0).sum()
+        return s
+
+    f = jit(parallel=True)(grow)
+    a = np.arange(100_000.0)
+    assert f(a, x) == pytest.approx((a * 1000 + 1000).sum(), rel=1e-12)
+    small = np.arange(64.0)
+    for _ in range(5000):
+        assert f(small, x) == (small * 1000 + 1000).sum()
+
+
+def test_an_error_making_an_array_in_a_chunk_reaches_the_caller():
+    f = jit(parallel=True)(negative_size_in_prange)
+    assert f(50) == sum(range(1, 51))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        f(1000)
+    assert f(40) == sum(range(11, 51))  # the failed call's chunks left nothing behind
+
+
 def iterate(a):
     total = 0.0
     for x in a:

@@ -264,9 +264,6 @@ class ArrayLowering:
         at a site of its own, which frees the array it made the last time it ran (see
         release_arrays); its Var."""
         lo = self.lo
-        if lo.in_prange:
-            raise lo.error(node, "making an array inside a prange loop is not supported yet "
-                                 "(make it before the loop)")
         self.check_target(node, "making an array")
         dims = [d if isinstance(d, ir.Var) else self.bind("dim", lo.cast(d, "int64"))
                 for d in dims]
@@ -336,9 +333,6 @@ class ArrayLowering:
         a, b = operands
         if a.type.ndim == 1 and b.type.ndim == 1:
             return self.bind("dot", ir.Matmul(a, b, t))
-        if self.lo.in_prange:
-            raise self.lo.error(node, "a matrix product makes a new array, which a prange loop "
-                                      "does not support yet")
         rt = T.ArrayType(t, a.type.ndim + b.type.ndim - 2, "C")
         name = self.temp("array", rt)
         self.lo.prelude.append(ir.Release(name))

@@ -780,9 +780,6 @@ class Lowering:
     def new_array(self, node, creator):
         """np.empty/zeros/ones(shape[, dtype]) and np.empty_like/zeros_like/ones_like(a[,
         dtype]): a new C-contiguous array."""
-        if self.in_prange:
-            raise self.error(node, f"np.{creator} inside a prange loop is not supported yet "
-                                   "(create the array before the loop)")
         if self.target == "cuda":
             raise self.error(node, f"np.{creator} cannot allocate inside a CUDA kernel: use "
                                    "cuda.local.array or cuda.shared.array")
