@@ -24,6 +24,7 @@
 #include "core/user_ufunc.h"
 #include "jit/host_compiler.h"
 #include "jit/host_function.h"
+#include "jit/host_services.h"
 #include "jit/render_python.h"
 #include "jit/python_raise.h"
 #include "jit/sha256.h"
@@ -382,6 +383,9 @@ class HostDispatcher {
           break;
         }
         [[fallthrough]];
+      case jit::RaiseKind::LinAlg:
+        PyErr_SetString(numpy().attr("linalg").attr("LinAlgError").ptr(), message.c_str());
+        break;
       case jit::RaiseKind::Unknown: PyErr_NoMemory(); break;
     }
     throw nb::python_error();
@@ -457,35 +461,6 @@ static void* random_state_storage(int which) {
   return states.get() + 4096 * which;
 }
 
-// a @ b for jit functions (jit/python_runtime.h's matmul): the operands, of one dtype,
-// seen as tessera arrays over the module's memory, multiplied by tessera's matmul into
-// `out`, a new C-contiguous array of the result's shape.
-static Array view_of(DType dtype, int ndim, const char* data, const long long* shape,
-                     const long long* strides) {
-  Dims dims(ndim), steps(ndim);
-  int64_t low = 0, high = 0;
-  bool empty = false;
-  for (int d = 0; d < ndim; ++d) {
-    dims[d] = shape[d];
-    steps[d] = strides[d];
-    empty = empty || shape[d] == 0;
-    const int64_t span = shape[d] > 0 ? (shape[d] - 1) * strides[d] : 0;
-    (span < 0 ? low : high) += span;
-  }
-  const size_t bytes = empty ? 0 : static_cast<size_t>(high - low + itemsize(dtype));
-  auto buffer = Buffer::wrap(Device::cpu(), const_cast<char*>(data + low), bytes, nullptr);
-  return Array(buffer, dtype, dims, steps, -low);
-}
-
-static void jit_matmul(const char* dtype, int ndim_a, const char* a, const long long* a_shape,
-                       const long long* a_strides, int ndim_b, const char* b,
-                       const long long* b_shape, const long long* b_strides, char* out) {
-  const DType t = HostDispatcher::dtype_named(dtype);  // the module names its own dtypes
-  const Array product = matmul(view_of(t, ndim_a, a, a_shape, a_strides),
-                               view_of(t, ndim_b, b, b_shape, b_strides));
-  product.copy_to_host(out);
-}
-
 void bind_jit(nb::module_& m) {
   // The host C++ of a module's IR (for tests and for the curious: inspect_cpp()).
   // python_errors: Python's error model (ZeroDivisionError), else NumPy's (render_python.h).
@@ -505,11 +480,11 @@ void bind_jit(nb::module_& m) {
       try {
         using Bind = void (*)(void (*)(long long, int, ChunkBody, void*), int,
                               void (*)(const char*, long long), void* (*)(int),
-                              decltype(&jit_matmul));
+                              decltype(&jit::matmul_service), decltype(&jit::linalg_service));
         const std::string& prefix = jit::python_host_prefix(fast_math);
         reinterpret_cast<Bind>(jit::host_function(source, jit::kPythonBindName, prefix))(
             &pool_parallel_for, cpu::num_threads(), &print_text, &random_state_storage,
-            &jit_matmul);
+            &jit::matmul_service, &jit::linalg_service);
         return reinterpret_cast<uintptr_t>(
             jit::host_function(source, jit::kPythonEntryName, prefix));
       } catch (const jit::CompileError& e) {

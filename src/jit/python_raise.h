@@ -8,7 +8,8 @@
 
 namespace tessera::jit {
 
-enum class RaiseKind { ZeroDivision, Value, Index, Memory, Unknown };
+// LinAlg: numpy.linalg.LinAlgError.
+enum class RaiseKind { ZeroDivision, Value, Index, Memory, LinAlg, Unknown };
 
 struct RaiseInfo {
   RaiseKind kind;
@@ -38,6 +39,14 @@ inline RaiseInfo raise_info(int code) {
     case 19: return {RaiseKind::Value, "all input arrays must have the same shape"};
     case 20: return {RaiseKind::Index, "index out of bounds in an integer array index"};
     case 21: return {RaiseKind::Value, "shape mismatch: value array could not be broadcast to indexing result"};
+    case 22: return {RaiseKind::LinAlg, "Matrix is singular to machine precision."};
+    case 23: return {RaiseKind::LinAlg, "Matrix is not positive definite."};
+    case 24: return {RaiseKind::LinAlg, "Last 2 dimensions of the array must be square."};
+    case 25: return {RaiseKind::LinAlg, "Array must not contain infs or NaNs."};
+    case 26: return {RaiseKind::LinAlg, "Incompatible array sizes, system is not dimensionally valid."};
+    case 27: return {RaiseKind::LinAlg, "The factorization did not converge."};
+    case 28: return {RaiseKind::Value, "eig() argument must not cause a domain change."};
+    case 29: return {RaiseKind::Value, "Invalid norm order for matrices."};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

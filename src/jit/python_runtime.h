@@ -160,6 +160,18 @@ enum class Raise : int {
   MatmulShape = 16,       // ValueError: matmul: ... mismatch in its core dimension
   MaskShape = 17,         // IndexError: boolean index did not match indexed array
   ConcatenateShape = 18,  // ValueError: ... dimensions except for the concatenation axis ...
+  StackShape = 19,        // ValueError: all input arrays must have the same shape
+  IndexOutOfBounds = 20,  // IndexError: index out of bounds in an integer array index
+  IndexedShape = 21,      // ValueError: shape mismatch: value array could not be broadcast ...
+  // np.linalg's errors, as Numba raises them (numpy.linalg.LinAlgError unless noted).
+  LinalgSingular = 22,          // Matrix is singular to machine precision.
+  LinalgNotPositive = 23,       // Matrix is not positive definite.
+  LinalgNotSquare = 24,         // Last 2 dimensions of the array must be square.
+  LinalgNotFinite = 25,         // Array must not contain infs or NaNs.
+  LinalgIncompatible = 26,      // Incompatible array sizes, system is not dimensionally valid.
+  LinalgNoConvergence = 27,     // ... did not converge
+  LinalgDomainChange = 28,      // ValueError: eig() argument must not cause a domain change.
+  LinalgNormOrder = 29,         // ValueError: Invalid norm order for matrices.
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
@@ -782,6 +794,79 @@ R matmul(const A& a, const B& b, const char* dtype) {
   }
   if (matmul_service == nullptr) raise(Raise::NoMemory);
   matmul_service(dtype, NA, a.data, shape_a, strides_a, NB, b.data, shape_b, strides_b, r.data);
+  return r;
+}
+
+// np.linalg's functions by tessera's linalg (LAPACK), which the module's ts_python_bind
+// hands over as a service: op names the function ("inv", "svd" ...), `param` its number
+// argument (an order, an exponent, a tolerance). Each array goes as its data, shape and
+// byte strides; each result comes back as a block of malloc'd memory (an array
+// C-contiguous, a number as one element), which the call takes over: arrays into its arena,
+// numbers read and freed. A nonzero return is a Raise code (the service has freed its
+// results).
+struct LinalgArray {
+  char* data;
+  int ndim;
+  long long shape[2];
+  long long strides[2];
+};
+using LinalgService = int (*)(const char* op, const char* dtype, double param, int inputs,
+                              const LinalgArray* in, int outputs, LinalgArray* out);
+inline LinalgService linalg_service = nullptr;
+
+template <class A>
+LinalgArray linalg_input(const A& a) {
+  LinalgArray d{a.data, A::kNdim, {1, 1}, {0, 0}};
+  for (int i = 0; i < A::kNdim; ++i) {
+    d.shape[i] = a.shape[i];
+    d.strides[i] = a.stride(i);
+  }
+  return d;
+}
+
+template <class R>
+constexpr int linalg_results = 1;
+template <class... T>
+constexpr int linalg_results<Tuple<T...>> = sizeof...(T);
+
+template <class T>
+void take_linalg_result(const LinalgArray& o, T& value) {
+  value = *reinterpret_cast<const T*>(o.data);
+  std::free(o.data);
+}
+template <class T, int N, int L>
+void take_linalg_result(const LinalgArray& o, Array<T, N, L>& a) {
+  arena.blocks[arena.count++] = o.data;
+  a.data = o.data;
+  for (int d = 0; d < N; ++d) {
+    a.shape[d] = o.shape[d];
+    a.strides[d] = o.strides[d];
+  }
+}
+template <class R>
+void take_linalg_results(const LinalgArray* o, R& r) {
+  take_linalg_result(o[0], r);
+}
+template <class H, class... R>
+void take_linalg_results(const LinalgArray* o, Tuple<H, R...>& t) {
+  take_linalg_result(o[0], t.head);
+  if constexpr (sizeof...(R) > 0) take_linalg_results(o + 1, t.rest);
+}
+
+template <class R, class... A>
+R linalg(const char* op, const char* dtype, double param, const A&... a) {
+  const LinalgArray in[] = {linalg_input(a)...};
+  constexpr int kResults = linalg_results<R>;
+  LinalgArray out[kResults];
+  if (linalg_service == nullptr) raise(Raise::NoMemory);
+  const int code = linalg_service(op, dtype, param, static_cast<int>(sizeof...(A)), in, kResults, out);
+  if (code != 0) raise(static_cast<Raise>(code));
+  if (arena.count + kResults > static_cast<int>(sizeof(arena.blocks) / sizeof(void*))) {
+    for (const LinalgArray& o : out) std::free(o.data);
+    raise(Raise::TooManyArrays);
+  }
+  R r{};
+  take_linalg_results(out, r);
   return r;
 }
 

@@ -141,12 +141,13 @@ std::string render_python_host(std::string_view ir_text, ErrorModel errors, bool
   s += "extern \"C\" void " + std::string(kPythonBindName) +
        "(tessera::pyjit::ParallelFor parallel_for, int threads, "
        "tessera::pyjit::PrintText print_text, tessera::pyjit::RandomStates random_states, "
-       "tessera::pyjit::MatmulService matmul) {\n"
+       "tessera::pyjit::MatmulService matmul, tessera::pyjit::LinalgService linalg) {\n"
        "  tessera::pyjit::parallel_for = parallel_for;\n"
        "  tessera::pyjit::pool_threads = threads;\n"
        "  tessera::pyjit::print_text = print_text;\n"
        "  tessera::pyjit::random_states = random_states;\n"
-       "  tessera::pyjit::matmul_service = matmul;\n}\n";
+       "  tessera::pyjit::matmul_service = matmul;\n"
+       "  tessera::pyjit::linalg_service = linalg;\n}\n";
   return s + render_entry(module.at(module.size() - 1));
 }
 

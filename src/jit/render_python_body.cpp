@@ -131,6 +131,13 @@ class BodyRenderer {
       return std::string(t.is_list() ? "tessera::pyjit::matmul<" : "tessera::pyjit::dot<") +
              cpp_type(t) + ">(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ", \"" + dtype + "\")";
     }
+    if (h == "linalg") {  // (linalg op dtype type param inputs...): the linalg service
+      if (target_ != Target::kHost) bad(e, "np.linalg exists only on the host");
+      std::string s = "tessera::pyjit::linalg<" + cpp_type(e.at(3)) + ">(\"" + e.at(1).text +
+                      "\", \"" + e.at(2).text + "\", static_cast<double>(" + expr(e.at(4)) + ")";
+      for (size_t i = 5; i < e.size(); ++i) s += ", " + expr(e.at(i));
+      return s + ")";
+    }
     if (h == "runtime") {  // a function of the host runtime (python_runtime.h)
       if (target_ != Target::kHost) bad(e, "the host runtime's functions exist only on the host");
       std::string s = "tessera::pyjit::" + e.at(1).text + "(";

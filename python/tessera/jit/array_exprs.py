@@ -52,7 +52,7 @@ NUMPY_FUNCTIONS = {**{r: r for r in REDUCTIONS}, "amin": "min", "amax": "max", "
                    "transpose": "transpose", "diff": "diff", "median": "median",
                    "unique": "unique"}
 METHODS = REDUCTIONS + ("copy", "astype", "reshape", "ravel", "flatten", "cumsum", "cumprod",
-                       "sort", "argsort", "transpose")
+                       "sort", "argsort", "transpose", "conj", "conjugate")
 
 # pyjit::Raise codes (src/jit/python_raise.h).
 _EMPTY_REDUCTION = {"max": 8, "min": 9, "argmax": 10, "argmin": 11}
@@ -843,7 +843,7 @@ _BORROWING = {(ir.Load, "array"), (ir.Store, "array"), (ir.Address, "array"),
               (ir.RuntimeCall, "args"),
               (ir.Shape, "array"), (ir.AssignArray, "view"), (ir.AssignArray, "value"),
               (ir.CallFunction, "args"), (ir.Return, "value"), (ir.Matmul, "a"),
-              (ir.Matmul, "b")}
+              (ir.Matmul, "b"), (ir.Linalg, "inputs")}
 
 
 class _References:

@@ -670,6 +670,8 @@ class Lowering:
             return self.arrays.argsort(node, owner)
         if name == "copy":
             return self.arrays.converted(node, owner, array_exprs.dtype_of(owner))
+        if name in ("conj", "conjugate"):
+            return self.arrays.ufunc(node, np.conjugate, [owner])
         return self.arrays.reduce(node, name, owner)
 
     def permuted(self, node, owner, args, keywords, spelled):
@@ -991,6 +993,14 @@ class Lowering:
         if isinstance(target, (ast.Tuple, ast.List)):
             if not isinstance(value.type, T.TupleType) or len(value.type.items) != len(target.elts):
                 raise self.error(node, f"unpacking a {value.type} into {len(target.elts)} names")
+            if isinstance(value, ir.MakeTuple) and all(
+                    isinstance(item, ir.Var) and item.name.startswith("ts_") for item in value.items):
+                # Items already in temporaries (np.linalg's results): each variable takes
+                # its item itself, so that it frees the array when it is rebound.
+                out = []
+                for item, element in zip(target.elts, value.items):
+                    out.extend(self.store_to(node, item, element))
+                return out
             # Through a temporary, so that `a, b = b, a` reads both before writing either.
             temp = f"ts_tuple{self.temporaries}"
             self.temporaries += 1

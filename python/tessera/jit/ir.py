@@ -285,6 +285,23 @@ class Matmul:
 
 
 @dataclass
+class Linalg:
+    """np.linalg's function `op` by tessera's linalg (the host runtime's linalg service,
+    src/jit/host_services.h names the ops): array operands of dtype `dtype`, a float64
+    parameter (an order, a tolerance, a flag); the result an array, a number, or a tuple of
+    them, each a new C-contiguous array of the call."""
+    op: str
+    dtype: str
+    param: object
+    inputs: list
+    type: object
+
+    def text(self):
+        return (f"(linalg {self.op} {self.dtype} {type_text(self.type)} {self.param.text()} " +
+                " ".join(i.text() for i in self.inputs) + ")")
+
+
+@dataclass
 class Shape:
     array: object
     axis: int

@@ -14,6 +14,7 @@ import numpy as np
 from . import ir
 from . import types as T
 from .array_exprs import is_array
+from .linalg_calls import LinalgCalls
 
 # The functions of Python's random module and of np.random that jit functions take.
 RANDOM_FUNCTIONS = ("seed", "random", "uniform", "gauss", "normalvariate", "randint",
@@ -55,6 +56,7 @@ def _places(name, ndim, axis):
 class NumpyCalls:
     def __init__(self, lowering):
         self.lo = lowering
+        self.linalg = LinalgCalls(lowering)
 
     def dispatch(self, node):
         """The call's IR when it is one of this module's functions, else None."""
@@ -70,6 +72,9 @@ class NumpyCalls:
                 and lo.names_module(owner.value, np) and func.attr in NP_RANDOM_FUNCTIONS:
             self.host_only(node, f"np.random.{func.attr}")
             return self.drawn(self.np_random(node, func.attr))
+        if (isinstance(owner, ast.Attribute) and owner.attr == "linalg"
+                and lo.names_module(owner.value, np)) or lo.names_module(owner, np.linalg):
+            return self.linalg.call(node, func.attr)
         if lo.names_module(owner, np) and func.attr in CREATORS:
             return self.create(node, func.attr)
         if lo.names_module(owner, np) and func.attr in ARRAY_FUNCTIONS:

@@ -222,6 +222,8 @@ namespace {
       throw FloatingPointError(message);
     case jit::RaiseKind::Value:
       throw ValueError(message);
+    case jit::RaiseKind::LinAlg:
+      throw LinAlgError(message);
     case jit::RaiseKind::Index:
       throw IndexError(message);
     case jit::RaiseKind::Memory:
