@@ -58,16 +58,18 @@ struct Array {
   }
 };
 
-// One item of a subscript that makes a view (a[i], a[1:-1, ::2]): an index, which drops its
-// dimension, or a slice, whose missing bounds are kNoBound.
+// One item of a subscript that makes a view (a[i], a[1:-1, ::2], v[:, None]): an index,
+// which drops its dimension, a slice, whose missing bounds are kNoBound, or a new axis of
+// extent 1 (None, np.newaxis), which takes no dimension of the array.
 inline constexpr long long kNoBound = -9223372036854775807LL - 1;
 struct Item {
-  bool is_slice;
+  enum Kind { kIndex, kSlice, kNewAxis } kind;
   long long start, stop, step;
-  static TS_HD Item index(long long i) { return {false, i, 0, 0}; }
+  static TS_HD Item index(long long i) { return {kIndex, i, 0, 0}; }
   static TS_HD Item slice(long long start, long long stop, long long step) {
-    return {true, start, stop, step};
+    return {kSlice, start, stop, step};
   }
+  static TS_HD Item new_axis() { return {kNewAxis, 0, 0, 0}; }
 };
 
 TS_HD long long clamp_bound(long long bound, long long extent, long long low, long long high) {
@@ -485,22 +487,44 @@ template <class R, class A, int K>
 TS_HD R view(const A& a, const Item (&items)[K]) {
   R r;
   r.data = a.data;
-  int out = 0;
-  for (int d = 0; d < A::kNdim; ++d) {
-    const long long extent = a.shape[d], stride = a.stride(d);
-    if (d < K && !items[d].is_slice) {
-      r.data += (items[d].start < 0 ? items[d].start + extent : items[d].start) * stride;
+  int out = 0, d = 0;
+  for (int k = 0; k < K; ++k) {
+    if (items[k].kind == Item::kNewAxis) {
+      r.shape[out] = 1;
+      r.strides[out] = 0;
+      ++out;
       continue;
     }
-    long long first = 0, count = extent, step = 1;
-    if (d < K) {
-      step = checked_step(items[d].step);
-      slice_bounds(extent, items[d], first, count);
+    const long long extent = a.shape[d], stride = a.stride(d);
+    ++d;
+    if (items[k].kind == Item::kIndex) {
+      r.data += (items[k].start < 0 ? items[k].start + extent : items[k].start) * stride;
+      continue;
     }
+    long long first = 0, count = extent;
+    const long long step = checked_step(items[k].step);
+    slice_bounds(extent, items[k], first, count);
     r.data += first * stride;
     r.shape[out] = count;
     r.strides[out] = stride * step;
     ++out;
+  }
+  for (; d < A::kNdim; ++d, ++out) {  // the dimensions past the items, whole
+    r.shape[out] = a.shape[d];
+    r.strides[out] = a.stride(d);
+  }
+  return r;
+}
+
+// a.real / a.imag of a complex array: the parts, the array's memory and strides seen as
+// the part's type R::Element.
+template <class R, class A>
+TS_HD R part_view(const A& a, bool imag) {
+  R r;
+  r.data = a.data + (imag ? sizeof(typename R::Element) : 0);
+  for (int d = 0; d < A::kNdim; ++d) {
+    r.shape[d] = a.shape[d];
+    r.strides[d] = a.stride(d);
   }
   return r;
 }

@@ -131,6 +131,10 @@ class BodyRenderer {
       return std::string(t.is_list() ? "tessera::pyjit::matmul<" : "tessera::pyjit::dot<") +
              cpp_type(t) + ">(" + expr(e.at(2)) + ", " + expr(e.at(3)) + ", \"" + dtype + "\")";
     }
+    if (h == "part_view") {  // (part_view real|imag type array)
+      return "tessera::pyjit::part_view<" + cpp_type(e.at(2)) + ">(" + expr(e.at(3)) + ", " +
+             (e.at(1).text == "imag" ? "true" : "false") + ")";
+    }
     if (h == "linalg") {  // (linalg op dtype type param inputs...): the linalg service
       if (target_ != Target::kHost) bad(e, "np.linalg exists only on the host");
       std::string s = "tessera::pyjit::linalg<" + cpp_type(e.at(3)) + ">(\"" + e.at(1).text +
@@ -235,7 +239,7 @@ class BodyRenderer {
   }
 
   // `(view type array item...)`: the view `type` of `array` the items select, each
-  // `(index i)` or `(slice start stop step)` with `_` for a missing bound.
+  // `(index i)`, `(slice start stop step)` with `_` for a missing bound, or `(newaxis)`.
   std::string view(const SExpr& e) {
     std::string s = "tessera::pyjit::view<" + cpp_type(e.at(1)) + ">(" + expr(e.at(2)) + ", {";
     const auto bound = [&](const SExpr& b, const char* missing) {
@@ -246,6 +250,8 @@ class BodyRenderer {
       s += i > 3 ? ", " : "";
       if (item.head() == "index") {
         s += "tessera::pyjit::Item::index(" + expr(item.at(1)) + ")";
+      } else if (item.head() == "newaxis") {
+        s += "tessera::pyjit::Item::new_axis()";
       } else {
         s += "tessera::pyjit::Item::slice(" + bound(item.at(1), "tessera::pyjit::kNoBound") + ", " +
              bound(item.at(2), "tessera::pyjit::kNoBound") + ", " + bound(item.at(3), "1LL") + ")";

@@ -174,3 +174,78 @@ def test_slice_assignment_errors():
     readonly.flags.writeable = False
     with pytest.raises(TypingError, match="read-only"):
         tp.jit(_fill_slice)(readonly, 1.0)
+
+
+# --- new axes (None, np.newaxis) and the parts of complex arrays -----------------------------
+
+def _pairwise_differences(v):
+    return v[:, None] - v[None, :]
+
+
+def _new_axes_everywhere(a):
+    return (a[None].shape, a[:, np.newaxis].shape, a[:, :, None].shape, a[1, None].shape,
+            a[None, 1:, None, ::-1].shape, a[None, 1:, None, ::-1][0, 1, 0, 0])
+
+
+def _distance_matrix(x):
+    d = x[:, None, :] - x[None, :, :]
+    return np.sqrt((d * d).sum(axis=2))
+
+
+@pytest.mark.parametrize("function, make", [
+    (_pairwise_differences, lambda: np.arange(5.0)),
+    (_pairwise_differences, lambda: np.arange(10, dtype=np.int32)[::-3]),
+    (_new_axes_everywhere, lambda: np.arange(12.0).reshape(3, 4)),
+    (_new_axes_everywhere, lambda: np.asfortranarray(np.arange(12.0).reshape(3, 4))),
+    (_distance_matrix, lambda: np.random.default_rng(1).random((6, 3))),
+])
+def test_new_axes_as_numba(function, make):
+    got, want = tp.jit(function)(make()), numba.njit(function)(make())
+    if isinstance(want, tuple):
+        assert got == want
+    else:
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=1e-14)
+
+
+def _too_many_with_new_axes(a):
+    return a[None, 1, 2, 3]
+
+
+def test_new_axes_take_no_dimension_of_the_array():
+    with pytest.raises(TypingError, match="too many indices for a 2-d array: 3"):
+        tp.jit(_too_many_with_new_axes)(np.ones((2, 4)))
+
+
+def _parts(z):
+    return z.real * 2, z.imag.sum(), np.abs(z.real[::-1]).max(), z.real.shape
+
+
+def _write_parts(z):
+    z.imag[:] = 1.0
+    z.real[1:] = 0.0
+    return z
+
+
+def _parts_of_real(x):
+    return x.real + x.imag
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("order", ["C", "F", "strided"])
+def test_real_and_imag_views_as_numba(dtype, order):
+    z = (np.arange(12.0) + 1j * np.arange(12.0)[::-1]).reshape(3, 4).astype(dtype)
+    z = {"C": z, "F": np.asfortranarray(z), "strided": z[:, ::2]}[order]
+    got, want = tp.jit(_parts)(z), numba.njit(_parts)(z)
+    for g, w in zip(got, want):
+        assert np.asarray(g).dtype == np.asarray(w).dtype
+        np.testing.assert_array_equal(g, w)
+    ours, theirs = z.copy(order="K"), z.copy(order="K")
+    tp.jit(_write_parts)(ours)
+    numba.njit(_write_parts)(theirs)
+    np.testing.assert_array_equal(ours, theirs)
+
+
+def test_parts_of_a_real_array():
+    x = np.arange(4.0)
+    np.testing.assert_array_equal(tp.jit(_parts_of_real)(x), numba.njit(_parts_of_real)(x))

@@ -879,7 +879,7 @@ class _References:
             self.fresh.setdefault(node.target, []).append(new)
         for field, child in _children(node):
             # A view or transpose of a variable refers to it wherever the view goes.
-            if isinstance(node, (ir.View, ir.Transpose, ir.Reshape)) and field == "array":
+            if isinstance(node, (ir.View, ir.Transpose, ir.Reshape, ir.PartView)) and field == "array":
                 self.visit(child, context, False)
             elif isinstance(node, ir.MakeTuple) and isinstance(context[0], ir.Return):
                 self.visit(child, context, True)  # a returned tuple's item: returned

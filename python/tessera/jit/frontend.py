@@ -386,7 +386,22 @@ class Lowering:
                 return ir.MakeTuple(items, T.TupleType(tuple("int64" for _ in items)))
             if node.attr == "T":
                 return transposed(value)
+            if node.attr in ("real", "imag"):
+                return self.array_part(node, value, node.attr)
         raise self.error(node, f"attribute .{node.attr} of a {value.type} is not supported")
+
+    def array_part(self, node, value, part):
+        """a.real and a.imag: views of a complex array's parts; of a real array, the array
+        itself and a new array of zeros (as Numba gives them)."""
+        t = value.type
+        if T.is_complex(t.dtype):
+            value = self.arrays.array_value(node, value)
+            real = "float32" if t.dtype == "complex64" else "float64"
+            return ir.PartView(part, value, T.ArrayType(real, t.ndim, "A", t.readonly))
+        if part == "real":
+            return value
+        value = self.arrays.array_value(node, value)
+        return self.arrays.new(node, [ir.Shape(value, k) for k in range(t.ndim)], t.dtype, "zeros")
 
     def expr_Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
@@ -429,7 +444,7 @@ class Lowering:
         if not isinstance(array.type, ir.ArrayType):
             raise self.error(node, f"indexing a {array.type}")
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if any(isinstance(i, ast.Slice) for i in items):
+        if any(isinstance(i, ast.Slice) or self.is_new_axis(i) for i in items):
             return self.view(node, array, items)
         if len(items) == 1:
             value = self.operand(items[0])
@@ -450,11 +465,14 @@ class Lowering:
         contiguous for sure: a C array's view by leading indices, then at most one slice
         without a step, then whole dimensions; any strides otherwise."""
         ndim = array.type.ndim
-        if len(items) > ndim:
-            raise self.error(node, f"too many indices for a {ndim}-d array: {len(items)}")
+        taken = sum(1 for item in items if not self.is_new_axis(item))
+        if taken > ndim:
+            raise self.error(node, f"too many indices for a {ndim}-d array: {taken}")
         view_items, contiguous, seen_slice = [], array.type.layout == "C", False
         for k, item in enumerate(items):
-            if isinstance(item, ast.Slice):
+            if self.is_new_axis(item):  # an extent of 1 changes no array's contiguity
+                view_items.append(("newaxis",))
+            elif isinstance(item, ast.Slice):
                 bounds = []
                 for b in (item.lower, item.upper, item.step):
                     if b is None:
@@ -478,9 +496,16 @@ class Lowering:
                 if seen_slice:
                     contiguous = False
                 view_items.append(("index", self.cast(value, "int64")))
-        kept = sum(1 for i in view_items if i[0] == "slice") + ndim - len(items)
+        kept = sum(1 for i in view_items if i[0] != "index") + ndim - taken
         t = T.ArrayType(array.type.dtype, kept, "C" if contiguous else "A", array.type.readonly)
         return ir.View(array, view_items, t)
+
+    def is_new_axis(self, node):
+        """Whether a subscript's item is None or np.newaxis."""
+        if isinstance(node, ast.Constant):
+            return node.value is None
+        return isinstance(node, ast.Attribute) and node.attr == "newaxis" \
+            and self.names_module(node.value, np)
 
     def constant_int(self, node):
         if isinstance(node, ast.Constant) and isinstance(node.value, int):
@@ -1016,7 +1041,7 @@ class Lowering:
         """The view a subscript of `array` selects when it selects more than one element
         (a slice, or fewer indices than dimensions), else None."""
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if any(isinstance(i, ast.Slice) for i in items):
+        if any(isinstance(i, ast.Slice) or self.is_new_axis(i) for i in items):
             return self.view(node, array, items)
         if len(items) >= array.type.ndim:
             return None

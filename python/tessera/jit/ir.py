@@ -230,9 +230,10 @@ class Load:
 
 @dataclass
 class View:
-    """The view of `array` that `items` select (a[i] of a 2-d array, a[1:-1], a[i, ::2]):
-    each item ("index", int64 expression), dropping its dimension, or ("slice", start, stop,
-    step), each an int64 expression or None; dimensions past the items are kept whole."""
+    """The view of `array` that `items` select (a[i] of a 2-d array, a[1:-1], a[i, ::2],
+    v[:, None]): each item ("index", int64 expression), dropping its dimension, ("slice",
+    start, stop, step), each an int64 expression or None, or ("newaxis",), a dimension of
+    extent 1 that takes none of the array's; dimensions past the items are kept whole."""
     array: object
     items: list
     type: object
@@ -241,6 +242,8 @@ class View:
         def item_text(item):
             if item[0] == "index":
                 return f"(index {item[1].text()})"
+            if item[0] == "newaxis":
+                return "(newaxis)"
             return "(slice " + " ".join("_" if b is None else b.text() for b in item[1:]) + ")"
         return (f"(view {type_text(self.type)} {self.array.text()} " +
                 " ".join(item_text(i) for i in self.items) + ")")
@@ -257,6 +260,18 @@ class Transpose:
     def text(self):
         axes = "".join(f" {k}" for k in self.axes) if self.axes is not None else ""
         return f"(transpose {type_text(self.type)} {self.array.text()}{axes})"
+
+
+@dataclass
+class PartView:
+    """a.real / a.imag of a complex array: its real or imaginary parts, the same memory
+    seen as the part's dtype with the array's strides."""
+    part: str  # "real" or "imag"
+    array: object
+    type: object
+
+    def text(self):
+        return f"(part_view {self.part} {type_text(self.type)} {self.array.text()})"
 
 
 @dataclass
