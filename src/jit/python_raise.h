@@ -47,6 +47,10 @@ inline RaiseInfo raise_info(int code) {
     case 27: return {RaiseKind::LinAlg, "The factorization did not converge."};
     case 28: return {RaiseKind::Value, "eig() argument must not cause a domain change."};
     case 29: return {RaiseKind::Value, "Invalid norm order for matrices."};
+    case 30: return {RaiseKind::Value, "array of sample points is empty"};
+    case 31: return {RaiseKind::Value, "fp and xp are not of the same size."};
+    case 32: return {RaiseKind::Value, "first argument of bincount must be non-negative"};
+    case 33: return {RaiseKind::Value, "can only convert an array of size 1 to a Python scalar"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

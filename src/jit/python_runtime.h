@@ -174,6 +174,10 @@ enum class Raise : int {
   LinalgNoConvergence = 27,     // ... did not converge
   LinalgDomainChange = 28,      // ValueError: eig() argument must not cause a domain change.
   LinalgNormOrder = 29,         // ValueError: Invalid norm order for matrices.
+  InterpEmpty = 30,             // ValueError: array of sample points is empty
+  InterpSizes = 31,             // ValueError: fp and xp are not of the same size.
+  BincountNegative = 32,        // ValueError: first argument of bincount must be non-negative
+  ItemSize = 33,                // ValueError: can only convert an array of size 1 to ...
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)
@@ -929,17 +933,26 @@ void argsort_into(const O& order, const A& a) {
 }
 
 // The array an entry point returns, as a block the caller will own: the array itself when
-// it starts a block this call created (kept), else a C-contiguous copy in a new block (a
-// view into a new array, or into an argument, whose memory the caller must not free; an
-// array a returned tuple already holds, which must not have two owners).
+// it starts a block this call created and is C-contiguous (kept), else a C-contiguous copy
+// in a new block (a strided view into a new array, a view into an argument, whose memory
+// the caller must not free, or an array a returned tuple already holds, which must not
+// have two owners).
 template <class A>
 A returned_array(ArenaScope& arrays, const A& r) {
-  if (arrays.holds(r.data) && !arrays.kept(r.data)) {
+  using E = typename A::Element;
+  constexpr int N = A::kNdim;
+  // A new array, or a C-contiguous view from its start, hands its block over; a view with
+  // other strides (a column) is copied, since the caller sees the block as dense.
+  bool dense = true;
+  long long expected = static_cast<long long>(sizeof(E));
+  for (int d = N - 1; d >= 0; --d) {
+    if (r.shape[d] != 1 && r.stride(d) != expected) dense = false;
+    expected *= r.shape[d];
+  }
+  if (dense && arrays.holds(r.data) && !arrays.kept(r.data)) {
     arrays.keep(r.data);
     return r;
   }
-  using E = typename A::Element;
-  constexpr int N = A::kNdim;
   Array<E, N, kCLayout> copy;
   long long count = 1;
   for (int d = N - 1; d >= 0; --d) {

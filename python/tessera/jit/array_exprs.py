@@ -52,7 +52,7 @@ NUMPY_FUNCTIONS = {**{r: r for r in REDUCTIONS}, "amin": "min", "amax": "max", "
                    "transpose": "transpose", "diff": "diff", "median": "median",
                    "unique": "unique"}
 METHODS = REDUCTIONS + ("copy", "astype", "reshape", "ravel", "flatten", "cumsum", "cumprod",
-                       "sort", "argsort", "transpose", "conj", "conjugate")
+                       "sort", "argsort", "transpose", "conj", "conjugate", "fill", "item")
 
 # pyjit::Raise codes (src/jit/python_raise.h).
 _EMPTY_REDUCTION = {"max": 8, "min": 9, "argmax": 10, "argmin": 11}

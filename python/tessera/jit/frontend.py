@@ -659,6 +659,10 @@ class Lowering:
         """a.<name>(...) (or np.<name>(a, ...)): a reduction, a copy, a new shape or order
         (array_exprs.METHODS)."""
         spelled = spelled or f".{name}"
+        if name in ("fill", "item"):
+            if keywords:
+                raise self.error(node, f"{spelled}() takes no keyword arguments")
+            return getattr(self.numpy_calls.functions, name)(node, owner, args)
         if name == "astype":
             if len(args) != 1 or keywords:
                 raise self.error(node, f"{spelled}() takes one dtype")

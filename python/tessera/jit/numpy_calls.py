@@ -14,6 +14,7 @@ import numpy as np
 from . import ir
 from . import types as T
 from .array_exprs import is_array
+from . import array_functions
 from .linalg_calls import LinalgCalls
 
 # The functions of Python's random module and of np.random that jit functions take.
@@ -57,6 +58,7 @@ class NumpyCalls:
     def __init__(self, lowering):
         self.lo = lowering
         self.linalg = LinalgCalls(lowering)
+        self.functions = array_functions.ArrayFunctions(lowering)
 
     def dispatch(self, node):
         """The call's IR when it is one of this module's functions, else None."""
@@ -77,8 +79,12 @@ class NumpyCalls:
             return self.linalg.call(node, func.attr)
         if lo.names_module(owner, np) and func.attr in CREATORS:
             return self.create(node, func.attr)
+        if lo.names_module(owner, np) and func.attr == "where" and len(node.args) == 1:
+            return self.functions.call(node, "where")
         if lo.names_module(owner, np) and func.attr in ARRAY_FUNCTIONS:
             return self.array_function(node, func.attr)
+        if lo.names_module(owner, np) and func.attr in array_functions.FUNCTIONS:
+            return self.functions.call(node, func.attr)
         if lo.names_module(owner, np) and func.attr in JOINS:
             return self.joined(node, func.attr)
         return None
