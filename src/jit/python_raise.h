@@ -51,6 +51,12 @@ inline RaiseInfo raise_info(int code) {
     case 31: return {RaiseKind::Value, "fp and xp are not of the same size."};
     case 32: return {RaiseKind::Value, "first argument of bincount must be non-negative"};
     case 33: return {RaiseKind::Value, "can only convert an array of size 1 to a Python scalar"};
+    case 34: return {RaiseKind::Value, "bins must be monotonically increasing or decreasing"};
+    case 35: return {RaiseKind::Value, "histogram(): `bins` should be a positive integer"};
+    case 36: return {RaiseKind::Value, "histogram(): max must be larger than min in range parameter"};
+    case 37: return {RaiseKind::Value, "histogram(): bins must increase monotonically"};
+    case 38: return {RaiseKind::Value, "Percentiles must be in the range [0, 100]"};
+    case 39: return {RaiseKind::Value, "Quantiles must be in the range [0, 1]"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

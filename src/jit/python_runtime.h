@@ -178,6 +178,12 @@ enum class Raise : int {
   InterpSizes = 31,             // ValueError: fp and xp are not of the same size.
   BincountNegative = 32,        // ValueError: first argument of bincount must be non-negative
   ItemSize = 33,                // ValueError: can only convert an array of size 1 to ...
+  DigitizeBins = 34,            // ValueError: bins must be monotonically increasing or ...
+  HistogramBins = 35,           // ValueError: histogram(): `bins` should be a positive integer
+  HistogramRange = 36,          // ValueError: histogram(): max must be larger than min ...
+  HistogramEdges = 37,          // ValueError: histogram(): bins must increase monotonically
+  Percentiles = 38,             // ValueError: Percentiles must be in the range [0, 100]
+  Quantiles = 39,               // ValueError: Quantiles must be in the range [0, 1]
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)

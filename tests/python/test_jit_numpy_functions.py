@@ -3,6 +3,7 @@ np.identity, np.diag, np.trace, np.triu, np.tril, np.array, np.asarray,
 np.ascontiguousarray, np.flip, np.fliplr, np.flipud, np.count_nonzero, np.nonzero,
 np.flatnonzero, np.argwhere, np.where of one argument, np.searchsorted, np.bincount,
 np.isclose, np.allclose, np.round, np.around, the NaN-skipping reductions, np.interp,
+np.digitize, np.histogram, np.percentile, np.quantile, np.nanpercentile, np.nanquantile,
 a.fill, a.item), against numba.njit: values, dtypes, shapes, the Python types of numbers,
 and the errors."""
 
@@ -173,12 +174,55 @@ def column_of_new(n):
     return b[:, 1]
 
 
+def digitize(x, bins):
+    return np.digitize(x, bins)
+
+
+def digitize_right(x, bins):
+    return np.digitize(x, bins, True)
+
+
+def histogram(a):
+    return np.histogram(a)
+
+
+def histogram_five(a):
+    return np.histogram(a, 5)
+
+
+def histogram_range(a):
+    return np.histogram(a, 4, (0.0, 10.0))
+
+
+def histogram_edges(a, edges):
+    return np.histogram(a, edges)
+
+
+def percentile(a, q):
+    return np.percentile(a, q)
+
+
+def quantile(a, q):
+    return np.quantile(a, q)
+
+
+def nanpercentile(a, q):
+    return np.nanpercentile(a, q)
+
+
+def nanquantile(a, q):
+    return np.nanquantile(a, q)
+
+
 A = np.array([[1.0, 5.0, 3.0], [4.0, 0.0, 6.0]])
 V = np.array([3.0, 0.0, 1.5])
 SORTED = np.array([1.0, 2.0, 2.0, 3.0, np.nan])
 COUNTS = np.array([0, 3, 1, 3, 7])
 NAN = np.array([1.0, np.nan, 3.5, -2.0])
 XP, FP = np.array([1.0, 2.0, 3.0]), np.array([3.0, 2.0, 0.0])
+EDGES = np.array([0.0, 1.0, 2.5, 4.0, 10.0])
+XS = np.array([-1.0, 0.0, 1.0, 2.0, 4.0, 10.0, 11.0, np.nan])
+DATA = np.array([0.5, 1.5, 2.0, 9.99, 10.0, 3.3, -1.0, np.nan, 7.0])
 
 CASES = [
     (eye_square, (3,)), (eye_square, (0,)), (eye_offset, (3,)), (eye_below, (3,)),
@@ -211,6 +255,22 @@ CASES = [
     (interp, (np.array([1.5]), np.array([1.0, 2.0]), np.array([np.inf, np.inf]))),
     (filled, (A.copy(),)), (filled, (np.zeros(3, np.int8),)), (one_item, (V,)),
     (column_of_new, (4,)),
+    (digitize, (XS, EDGES)), (digitize, (XS, EDGES[::-1])), (digitize_right, (XS, EDGES)),
+    (digitize_right, (XS, EDGES[::-1].copy())), (digitize, (2.0, EDGES)),
+    (digitize, (XS, np.array([2.0, 2.0]))), (digitize, (XS, np.array([]))),
+    (digitize, (np.arange(12).reshape(3, 4), np.array([2, 5, 9]))),
+    (histogram, (DATA[:-3],)), (histogram_five, (np.arange(20),)), (histogram_range, (DATA,)),
+    (histogram_edges, (DATA, EDGES)), (histogram, (np.array([3.0, 3.0]),)),
+    (histogram_edges, (np.arange(10), np.array([0, 3, 9]))),
+    (histogram_five, (np.arange(12.0).reshape(3, 4)[:, ::-1],)),
+    (percentile, (DATA[:-3], 50.0)), (percentile, (DATA[:-3], np.array([0.0, 25.0, 100.0]))),
+    (percentile, (DATA, 30.0)), (nanpercentile, (DATA, np.array([[10.0, 90.0]]))),
+    (quantile, (np.arange(7), 0.3)), (nanquantile, (DATA, 0.0)),
+    (percentile, (np.array([1.0, np.inf]), np.array([0.0, 50.0, 100.0]))),
+    (percentile, (np.array([-np.inf, -np.inf, 3.0]), np.array([0.0, 100.0]))),
+    (percentile, (np.array([5.0]), 10.0)), (nanpercentile, (np.array([np.nan]), 10.0)),
+    (percentile, (np.array([np.inf]), 10.0)),
+    (percentile, (np.array([[4.0, -2.0], [8.0, 1.0]]), 75.0)),
 ]
 
 
@@ -269,8 +329,17 @@ def test_beyond_numba_as_numpy():
     (interp, (1.0, XP, FP[:2]), "fp and xp are not of the same size"),
     (bincount, (np.array([1, -1]),), "must be non-negative"),
     (one_item, (np.arange(1.0),), "size 1"),
+    (digitize, (1.0, np.array([1.0, 3.0, 2.0])), "monotonically increasing or decreasing"),
+    (histogram_range, (np.array([np.nan]),), None),
+    (histogram, (np.array([np.nan]),), "max must be larger than min"),
+    (histogram_edges, (DATA, np.array([1.0, 0.5])), "bins must increase monotonically"),
+    (percentile, (DATA, 101.0), "Percentiles must be in the range"),
+    (quantile, (DATA, np.array([0.5, -0.1])), "Quantiles must be in the range"),
 ])
 def test_value_errors_as_numba(function, args, message):
+    if message is None:  # no error: Numba's result
+        same(jit(function)(*args), numba.njit(function)(*args))
+        return
     with pytest.raises(ValueError, match=message):
         jit(function)(*args)
     with pytest.raises(ValueError):

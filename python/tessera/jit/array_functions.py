@@ -6,7 +6,8 @@ finding (np.count_nonzero, np.nonzero, np.flatnonzero, np.argwhere, np.where of 
 argument, np.searchsorted, np.bincount), comparing (np.isclose, np.allclose), rounding
 (np.round, np.around, np.round_), the NaN-skipping reductions (np.nansum, np.nanprod,
 np.nanmean, np.nanvar, np.nanstd, np.nanmin, np.nanmax), np.interp, and the methods
-a.fill(x) and a.item()."""
+a.fill(x) and a.item(); binning and ranks (np.digitize, np.histogram, np.percentile,
+np.quantile, np.nanpercentile, np.nanquantile)."""
 
 import ast
 import math
@@ -21,10 +22,13 @@ FUNCTIONS = ("eye", "identity", "diag", "trace", "triu", "tril", "array", "asarr
              "ascontiguousarray", "flip", "fliplr", "flipud", "count_nonzero", "nonzero",
              "flatnonzero", "argwhere", "searchsorted", "bincount", "isclose", "allclose",
              "round", "around", "round_", "nansum", "nanprod", "nanmean", "nanvar", "nanstd",
-             "nanmin", "nanmax", "interp")
+             "nanmin", "nanmax", "interp", "digitize", "histogram", "percentile", "quantile",
+             "nanpercentile", "nanquantile")
 
 # The runtime's Raise codes (src/jit/python_raise.h).
 _INTERP_EMPTY, _INTERP_SIZES, _BINCOUNT_NEGATIVE, _ITEM_SIZE = 30, 31, 32, 33
+_DIGITIZE_BINS, _HISTOGRAM_BINS, _HISTOGRAM_RANGE, _HISTOGRAM_EDGES = 34, 35, 36, 37
+_PERCENTILES, _QUANTILES = 38, 39
 
 
 def _int(value):
@@ -41,6 +45,10 @@ def _add(a, b):
 
 def _is_nan(x):
     return ir.Compare("ne", x, x)
+
+
+def _is_inf(x):
+    return ir.Call("isinf", [x], "bool")
 
 
 class ArrayFunctions:
@@ -302,7 +310,7 @@ class ArrayFunctions:
         """The insertion points of v in the sorted 1-d a (side 'left' or 'right'), NaNs
         sorting last as NumPy sorts them: an int64, or an array of v's shape."""
         a = self.args(node, what, ("a", "v", "side"))
-        lo, arrays = self.lo, self.arrays
+        lo = self.lo
         sorted_ = self.variable(node, self.array(node, what, a["a"]))
         if sorted_.type.ndim != 1:
             raise lo.error(node, f"{what}() takes a 1-d sorted array")
@@ -311,53 +319,59 @@ class ArrayFunctions:
             if not (isinstance(a["side"], ast.Constant) and a["side"].value in ("left", "right")):
                 raise lo.error(node, f"{what}'s side must be 'left' or 'right' (a constant)")
             side = a["side"].value
-        values = lo.operand(a["v"])
-        t = T.promote(sorted_.type.dtype, dtype_of(values))
-        n = arrays.bind("dim", ir.Shape(sorted_, 0))
+        return self.each_value(node, lo.operand(a["v"]), "int64",
+                               lambda v: self.bisect(sorted_, v, side))
 
-        def before(x, v):
-            """Whether x sorts before v (left), or not after it (right), NaNs last."""
-            if side == "left":
-                less = ir.Compare("lt", x, v)
-                if not T.is_float(t):
-                    return less
-                return ir.Select(less, ir.Const(True, "bool"), ir.Select(
-                    _is_nan(v), ir.Compare("eq", x, x), ir.Const(False, "bool"), "bool"), "bool")
-            not_after = ir.Compare("le", x, v)
-            if not T.is_float(t):
-                return not_after
-            return ir.Select(not_after, ir.Const(True, "bool"), _is_nan(v), "bool")
-
-        def search(v):
-            low = ir.Var(arrays.temp("low", "int64"), "int64")
-            high = ir.Var(arrays.temp("high", "int64"), "int64")
-            mid = ir.Var(arrays.temp("mid", "int64"), "int64")
-            item = lo.cast(ir.Load(sorted_, [mid], sorted_.type.dtype, True), t)
-            return low, [
-                ir.Assign(low.name, _int(0)), ir.Assign(high.name, n),
-                ir.While(ir.Compare("lt", low, high), [
-                    ir.Assign(mid.name, ir.Binary("floor_divide", _add(low, high), _int(2), "int64")),
-                    ir.If(before(item, lo.cast(v, t)),
-                          [ir.Assign(low.name, _add(mid, _int(1)))],
-                          [ir.Assign(high.name, mid)])])]
-
+    def each_value(self, node, values, t, compute):
+        """compute(v) -> (result Var, statements) for a number, or for each element of an
+        array into a new array of its shape and type t."""
+        lo, arrays = self.lo, self.arrays
         if not is_array(values):
-            v = arrays.scalar(values)
-            position, statements = search(v)
+            result, statements = compute(arrays.scalar(values))
             lo.prelude.extend(statements)
-            return position
+            return result
         e = arrays.leaf(node, values)
         dims = arrays.extents(e)
-        out = arrays.new(node, dims, "int64")
+        out = arrays.new(node, dims, t)
 
         def place(x, indices):
             held = ir.Var(arrays.temp("value", e.dtype), e.dtype)
-            position, statements = search(held)
+            result, statements = compute(held)
             return [ir.Assign(held.name, x)] + statements + [
-                ir.Store(out, list(indices), position, True)]
+                ir.Store(out, list(indices), lo.cast(result, t), True)]
 
         lo.prelude.extend(arrays.loops(e, dims, place))
         return out
+
+    def bisect(self, sorted_, v, side):
+        """(position, statements): where v goes in the sorted 1-d array, before equal
+        elements (side 'left') or after them ('right'), NaNs sorting last."""
+        lo, arrays = self.lo, self.arrays
+        t = T.promote(sorted_.type.dtype, v.type)
+
+        def before(x, y):
+            if side == "left":
+                less = ir.Compare("lt", x, y)
+                if not T.is_float(t):
+                    return less
+                return ir.Select(less, ir.Const(True, "bool"), ir.Select(
+                    _is_nan(y), ir.Compare("eq", x, x), ir.Const(False, "bool"), "bool"), "bool")
+            not_after = ir.Compare("le", x, y)
+            if not T.is_float(t):
+                return not_after
+            return ir.Select(not_after, ir.Const(True, "bool"), _is_nan(y), "bool")
+
+        low = ir.Var(arrays.temp("low", "int64"), "int64")
+        high = ir.Var(arrays.temp("high", "int64"), "int64")
+        mid = ir.Var(arrays.temp("mid", "int64"), "int64")
+        item = lo.cast(ir.Load(sorted_, [mid], sorted_.type.dtype, True), t)
+        return low, [
+            ir.Assign(low.name, _int(0)), ir.Assign(high.name, ir.Shape(sorted_, 0)),
+            ir.While(ir.Compare("lt", low, high), [
+                ir.Assign(mid.name, ir.Binary("floor_divide", _add(low, high), _int(2), "int64")),
+                ir.If(before(item, lo.cast(v, t)),
+                      [ir.Assign(low.name, _add(mid, _int(1)))],
+                      [ir.Assign(high.name, mid)])])]
 
     def np_bincount(self, node, what):
         """The count of each non-negative integer in x (int64), or the sum of its weights
@@ -655,6 +669,277 @@ class ArrayFunctions:
 
         lo.prelude.extend(arrays.loops(e, dims, place))
         return out
+
+    # --- binning and ranks -----------------------------------------------------------------
+
+    def flag(self, node, what, value_node, name):
+        if value_node is None:
+            return False
+        if not isinstance(value_node, ast.Constant) or not isinstance(value_node.value, bool):
+            raise self.lo.error(node, f"{what}'s {name} must be True or False (a constant)")
+        return value_node.value
+
+    def real_vector(self, node, what, value_node, name):
+        v = self.variable(node, self.array(node, what, value_node))
+        if v.type.ndim != 1 or T.is_complex(v.type.dtype):
+            raise self.lo.error(node, f"{what}()'s {name} must be a 1-d array of real numbers")
+        return v
+
+    def np_digitize(self, node, what):
+        """The bin of each x (Numba's: bins increasing or all equal take searchsorted from
+        the side `right` does not name, decreasing ones are searched reversed and counted
+        from the end); ValueError for bins neither increasing nor decreasing."""
+        a = self.args(node, what, ("x", "bins", "right"), 2)
+        lo, arrays = self.lo, self.arrays
+        bins = self.real_vector(node, what, a["bins"], "bins")
+        side = "left" if self.flag(node, what, a["right"], "right") else "right"
+        x = lo.operand(a["x"])
+        if T.is_complex(dtype_of(x)):
+            raise lo.error(node, f"{what}()'s x may not be complex")
+        n = arrays.bind("dim", ir.Shape(bins, 0))
+        direction = self.monotonicity(bins, n)
+        lo.prelude.append(ir.If(ir.Compare("eq", direction, _int(0)), [ir.Raise(_DIGITIZE_BINS)], []))
+        backwards = arrays.bind("view", ir.View(bins, [("slice", None, None, _int(-1))],
+                                                T.ArrayType(bins.type.dtype, 1, "A")))
+
+        def bin_of(v):
+            result = ir.Var(arrays.temp("bin", "int64"), "int64")
+            up, up_statements = self.bisect(bins, v, side)
+            down, down_statements = self.bisect(backwards, v, side)
+            return result, [ir.If(ir.Compare("eq", direction, _int(-1)),
+                                  down_statements + [ir.Assign(result.name, ir.Binary(
+                                      "subtract", n, down, "int64"))],
+                                  up_statements + [ir.Assign(result.name, up)])]
+
+        return self.each_value(node, x, "int64", bin_of)
+
+    def monotonicity(self, bins, n):
+        """1 when bins increase (or all are equal, or there are none), -1 when they
+        decrease, 0 otherwise (Numba's _monotonicity, run once)."""
+        arrays = self.arrays
+        t = bins.type.dtype
+        direction = arrays.bind("direction", _int(1))
+        i = ir.Var(arrays.temp("i", "int64"), "int64")
+
+        def at(k):
+            return ir.Load(bins, [k], t, True)
+
+        previous = ir.Binary("subtract", i, _int(1), "int64")
+        first_change = ir.Var(arrays.temp("first", "int64"), "int64")
+        self.lo.prelude.append(ir.If(ir.Compare("gt", n, _int(0)), [
+            ir.Assign(first_change.name, _int(1)),
+            ir.While(ir.Select(ir.Compare("lt", first_change, n),
+                               ir.Compare("eq", at(first_change), at(_int(0))),
+                               ir.Const(False, "bool"), "bool"),
+                     [ir.Assign(first_change.name, _add(first_change, _int(1)))]),
+            ir.If(ir.Compare("lt", first_change, n), [
+                ir.If(ir.Compare("lt", at(_int(0)), at(first_change)), [
+                    ir.ForRange(i.name, _add(first_change, _int(1)), n, _int(1), [
+                        ir.If(ir.Compare("gt", at(previous), at(i)),
+                              [ir.Assign(direction.name, _int(0))], [])])], [
+                    ir.Assign(direction.name, _int(-1)),
+                    ir.ForRange(i.name, _add(first_change, _int(1)), n, _int(1), [
+                        ir.If(ir.Compare("lt", at(previous), at(i)),
+                              [ir.Assign(direction.name, _int(0))], [])])])], [])], []))
+        return direction
+
+    def np_histogram(self, node, what):
+        """(counts, bin edges), as Numba's: `bins` equal bins over `range` (by default the
+        least and greatest element), a value at the top edge in the last bin, values
+        outside and NaNs left out; or the bins of an increasing array of edges."""
+        a = self.args(node, what, ("a", "bins", "range"))
+        lo, arrays = self.lo, self.arrays
+        values = lo.operand(a["a"])
+        if not is_array(values) or T.is_complex(dtype_of(values)):
+            raise lo.error(node, f"{what}() takes an array of real numbers")
+        e = arrays.leaf(node, values)
+        dims = arrays.extents(e)
+        bins = lo.operand(a["bins"]) if a["bins"] is not None else _int(10)
+        if is_array(bins):
+            return self.histogram_of_edges(node, what, e, dims, bins)
+        if not T.is_integer(bins.type):
+            raise lo.error(node, f"{what}'s bins must be an integer or an array of edges")
+        count = arrays.bind("bins", lo.cast(bins, "int64"))
+        t = "float64"
+        if a["range"] is None or _is_none(a["range"]):
+            low = arrays.bind("low", ir.Const(math.inf, t))
+            high = arrays.bind("high", ir.Const(-math.inf, t))
+            lo.prelude.extend(arrays.loops(e, dims, lambda x, _: [
+                ir.If(ir.Compare("gt", low, lo.cast(x, t)), [ir.Assign(low.name, lo.cast(x, t))], []),
+                ir.If(ir.Compare("lt", high, lo.cast(x, t)), [ir.Assign(high.name, lo.cast(x, t))], [])]))
+        else:
+            bounds = lo.expr(a["range"])
+            if not isinstance(bounds.type, T.TupleType) or len(bounds.type.items) != 2 \
+                    or not all(T.kind(x) in "bif" for x in bounds.type.items):
+                raise lo.error(node, f"{what}'s range must be a tuple of two numbers")
+            held = lo.held(node, bounds)
+            low = arrays.bind("low", lo.cast(ir.TupleGet(held, 0, bounds.type.items[0]), t))
+            high = arrays.bind("high", lo.cast(ir.TupleGet(held, 1, bounds.type.items[1]), t))
+        # Numba checks these after finding the range (so no numbers at all is a bad range)
+        lo.prelude.append(ir.If(ir.Compare("le", count, _int(0)), [ir.Raise(_HISTOGRAM_BINS)], []))
+        lo.prelude.append(ir.If(ir.Compare("le", low, high), [], [ir.Raise(_HISTOGRAM_RANGE)]))
+        counts = arrays.new(node, [count], "int64", "zeros")
+        ratio = arrays.bind("ratio", ir.Const(0.0, t))
+        lo.prelude.append(ir.Assign(ratio.name, ir.Call("divide", [
+            lo.cast(count, t), ir.Binary("subtract", high, low, t)], t)))
+        top = ir.Binary("subtract", count, _int(1), "int64")
+
+        def tally(x, _):
+            v = ir.Var(arrays.temp("value", t), t)
+            b = ir.Var(arrays.temp("bin", t), t)
+            inside = ir.Select(ir.Compare("le", ir.Const(0.0, t), b),
+                               ir.Compare("lt", b, lo.cast(count, t)), ir.Const(False, "bool"), "bool")
+
+            def add_at(k):
+                return ir.Store(counts, [k], _add(ir.Load(counts, [k], "int64", True), _int(1)), True)
+
+            return [ir.Assign(v.name, lo.cast(x, t)),
+                    ir.Assign(b.name, ir.Call("floor", [ir.Binary(
+                        "multiply", ir.Binary("subtract", v, low, t), ratio, t)], t)),
+                    ir.If(inside, [add_at(lo.cast(b, "int64"))],
+                          [ir.If(ir.Compare("eq", v, high), [add_at(top)], [])])]
+
+        lo.prelude.append(ir.If(ir.Compare("gt", high, low), arrays.loops(e, dims, tally), []))
+        edges = lo.numpy_calls.linspace_of(node, low, high, _add(count, _int(1)), t)
+        return ir.MakeTuple([counts, edges], T.TupleType((counts.type, edges.type)))
+
+    def histogram_of_edges(self, node, what, e, dims, bins):
+        lo, arrays = self.lo, self.arrays
+        edges = self.variable(node, bins)
+        if edges.type.ndim != 1 or T.is_complex(edges.type.dtype):
+            raise lo.error(node, f"{what}'s bins must be a 1-d array of real numbers")
+        t = T.promote(e.dtype, edges.type.dtype)
+        count = arrays.bind("bins", ir.Binary("subtract", ir.Shape(edges, 0), _int(1), "int64"))
+        i = ir.Var(arrays.temp("i", "int64"), "int64")
+
+        def edge(k):
+            return lo.cast(ir.Load(edges, [k], edges.type.dtype, True), t)
+
+        lo.prelude.append(ir.ForRange(i.name, _int(0), count, _int(1), [
+            ir.If(ir.Compare("le", edge(i), edge(_add(i, _int(1)))), [],
+                  [ir.Raise(_HISTOGRAM_EDGES)])]))
+        counts = arrays.new(node, [count], "int64", "zeros")
+        low_bin = ir.Var(arrays.temp("low", "int64"), "int64")
+        high_bin = ir.Var(arrays.temp("high", "int64"), "int64")
+        mid = ir.Var(arrays.temp("mid", "int64"), "int64")
+
+        def tally(x, _):
+            v = ir.Var(arrays.temp("value", t), t)
+            inside = ir.Select(ir.Compare("le", edge(_int(0)), v),
+                               ir.Compare("le", v, edge(count)), ir.Const(False, "bool"), "bool")
+            return [ir.Assign(v.name, lo.cast(x, t)), ir.If(inside, [
+                ir.Assign(low_bin.name, _int(0)),
+                ir.Assign(high_bin.name, ir.Binary("subtract", count, _int(1), "int64")),
+                ir.While(ir.Compare("lt", low_bin, high_bin), [
+                    ir.Assign(mid.name, ir.Binary("right_shift", _add(_add(low_bin, high_bin), _int(1)),
+                                                  _int(1), "int64")),
+                    ir.If(ir.Compare("lt", v, edge(mid)),
+                          [ir.Assign(high_bin.name, ir.Binary("subtract", mid, _int(1), "int64"))],
+                          [ir.Assign(low_bin.name, mid)])]),
+                ir.Store(counts, [low_bin], _add(ir.Load(counts, [low_bin], "int64", True), _int(1)),
+                         True)], [])]
+
+        lo.prelude.append(ir.If(ir.Compare("gt", count, _int(0)), arrays.loops(e, dims, tally), []))
+        return ir.MakeTuple([counts, edges], T.TupleType((counts.type, edges.type)))
+
+    def np_percentile(self, node, what, factor=1.0, skip_nan=False):
+        """Numba's percentiles of all elements (float64): linear between the closest ranks
+        of the sorted numbers, its rules at 0 and 100 for infinities, NaN where a NaN is
+        present (unless skipped) or no number is; a number for a number q, else a 1-d
+        array of q's values in C order."""
+        a = self.args(node, what, ("a", "q"), 2)
+        lo, arrays = self.lo, self.arrays
+        value = self.array(node, what, a["a"])
+        if T.is_complex(dtype_of(value)):
+            raise lo.error(node, f"{what}() of complex numbers is not supported")
+        t = "float64"
+        flat = arrays.flattened(node, arrays.converted(node, value, t), copy=True)
+        ordered = arrays.sorted(node, flat)  # NaNs last
+        size = arrays.bind("size", ir.Shape(ordered, 0))
+        n = arrays.bind("count", size)  # the numbers before the NaNs
+        lo.prelude.append(ir.While(ir.Select(
+            ir.Compare("gt", n, _int(0)),
+            _is_nan(ir.Load(ordered, [ir.Binary("subtract", n, _int(1), "int64")], t, True)),
+            ir.Const(False, "bool"), "bool"), [ir.Assign(n.name, ir.Binary("subtract", n, _int(1), "int64"))]))
+        positive = arrays.bind("positive", _int(0))  # infinities among the numbers
+        negative = arrays.bind("negative", _int(0))
+        i = ir.Var(arrays.temp("i", "int64"), "int64")
+        item = ir.Load(ordered, [i], t, True)
+        lo.prelude.append(ir.ForRange(i.name, _int(0), n, _int(1), [
+            ir.If(ir.Compare("eq", item, ir.Const(math.inf, t)),
+                  [ir.Assign(positive.name, _add(positive, _int(1)))], []),
+            ir.If(ir.Compare("eq", item, ir.Const(-math.inf, t)),
+                  [ir.Assign(negative.name, _add(negative, _int(1)))], [])]))
+        finite = arrays.bind("finite", ir.Binary("subtract", n, _add(positive, negative), "int64"))
+        usable = ir.Compare("gt", n, _int(0))
+        if not skip_nan:
+            usable = ir.Select(ir.Compare("eq", n, size), usable, ir.Const(False, "bool"), "bool")
+        # one number: usable when finite
+        usable = arrays.bind("usable", ir.Select(ir.Compare("eq", n, _int(1)),
+                                                 ir.Compare("eq", finite, _int(1)), usable, "bool"))
+        upper_bound = 100.0 if factor == 1.0 else 1.0
+        invalid = _PERCENTILES if factor == 1.0 else _QUANTILES
+
+        def nan():
+            return ir.Const(math.nan, t)
+
+        def at(k):
+            return ir.Load(ordered, [k], t, True)
+
+        def percentile_of(q):
+            q = lo.cast(q, t)
+            result = ir.Var(arrays.temp("percentile", t), t)
+            p = ir.Var(arrays.temp("p", t), t)
+            rank = ir.Var(arrays.temp("rank", t), t)
+            whole = ir.Var(arrays.temp("floor", t), t)
+            k = ir.Binary("subtract", lo.cast(whole, "int64"), _int(1), "int64")
+            m = ir.Binary("subtract", rank, whole, t)
+            bad_q = ir.Select(_is_nan(q), ir.Const(True, "bool"), ir.Select(
+                ir.Compare("lt", q, ir.Const(0.0, t)), ir.Const(True, "bool"),
+                ir.Compare("gt", q, ir.Const(upper_bound, t)), "bool"), "bool")
+            not_all_finite = ir.Compare("ne", finite, n)
+            largest = [ir.Assign(result.name, at(ir.Binary("subtract", n, _int(1), "int64"))),
+                       ir.If(ir.Select(not_all_finite, _is_inf(result), ir.Const(False, "bool"), "bool"),
+                             [ir.Assign(result.name, nan())], [])]
+            some_finite_one = ir.Compare("eq", finite, _int(1))
+            smallest = [ir.Assign(result.name, at(_int(0))), ir.If(not_all_finite, [
+                ir.If(ir.Compare("eq", finite, _int(0)), [ir.Assign(result.name, nan())], []),
+                ir.If(ir.Select(ir.Compare("eq", positive, _int(1)), ir.Compare("eq", n, _int(2)),
+                                ir.Const(False, "bool"), "bool"), [ir.Assign(result.name, nan())], []),
+                ir.If(ir.Compare("gt", negative, _int(1)), [ir.Assign(result.name, nan())], []),
+                ir.If(ir.Select(some_finite_one, ir.Select(
+                    ir.Compare("gt", positive, _int(1)), ir.Compare("ne", negative, _int(1)),
+                    ir.Const(False, "bool"), "bool"), ir.Const(False, "bool"), "bool"),
+                    [ir.Assign(result.name, nan())], [])], [])]
+            between = [
+                ir.Assign(rank.name, ir.Binary("add", ir.Const(1.0, t), ir.Binary(
+                    "multiply", lo.cast(ir.Binary("subtract", n, _int(1), "int64"), t),
+                    ir.Binary("divide", p, ir.Const(100.0, t), t), t), t)),
+                ir.Assign(whole.name, ir.Call("floor", [rank], t)),
+                ir.Assign(result.name, ir.Binary("add", ir.Binary(
+                    "multiply", at(k), ir.Binary("subtract", ir.Const(1.0, t), m, t), t),
+                    ir.Binary("multiply", at(_add(k, _int(1))), m, t), t))]
+            return result, [
+                ir.If(bad_q, [ir.Raise(invalid)], []),
+                ir.Assign(p.name, ir.Binary("multiply", q, ir.Const(100.0 / upper_bound, t), t)),
+                ir.If(usable, [ir.If(ir.Compare("eq", n, _int(1)), [ir.Assign(result.name, at(_int(0)))], [
+                    ir.If(ir.Compare("eq", p, ir.Const(100.0, t)), largest, [
+                        ir.If(ir.Compare("eq", p, ir.Const(0.0, t)), smallest, between)])])],
+                    [ir.Assign(result.name, nan())])]
+
+        q = lo.operand(a["q"])
+        if is_array(q):
+            q = arrays.flattened(node, q, copy=False)
+        return self.each_value(node, q, t, percentile_of)
+
+    def np_quantile(self, node, what):
+        return self.np_percentile(node, what, factor=100.0)
+
+    def np_nanpercentile(self, node, what):
+        return self.np_percentile(node, what, skip_nan=True)
+
+    def np_nanquantile(self, node, what):
+        return self.np_percentile(node, what, factor=100.0, skip_nan=True)
 
     # --- methods ----------------------------------------------------------------------------
 

@@ -419,6 +419,11 @@ class NumpyCalls:
         num = (lo.arrays.scalar(lo.cast(self.integer(node, a["num"], "np.linspace's num"),
                                         "int64"))
                if a["num"] is not None else ir.Const(50, "int64"))
+        return self.linspace_of(node, start, stop, num, t)
+
+    def linspace_of(self, node, start, stop, num, t):
+        """np.linspace of IR values: start and stop (held, of type t), int64 num."""
+        lo = self.lo
         div = ir.Binary("subtract", num, ir.Const(1, "int64"), "int64")
         step = lo.arrays.bind("step", ir.Call("divide", [
             ir.Binary("subtract", stop, start, t), lo.cast(
