@@ -113,6 +113,10 @@ def concatenated(t, u):
     return v + (len(v),)
 
 
+def sliced(a, t):
+    return a.shape[1:], t[::-1], t[1:-1], t[:0], np.zeros(a.shape[:2]).shape, t[-2:]
+
+
 def nested_with_empty(t):
     return ((), (t,), ((),))
 
@@ -162,6 +166,19 @@ def test_tuple_shapes_and_indices():
     ours(ours_a, (1, 0, 2), -5.0)
     theirs(theirs_a, (1, 0, 2), -5.0)
     np.testing.assert_array_equal(ours_a, theirs_a)
+
+
+@pytest.mark.host_only
+def test_slices_of_tuples_with_constant_bounds():
+    args = (np.ones((2, 3, 4)), (1, 2.5, 3j, True))
+    ours, theirs = twins(sliced)
+    same(ours(*args), theirs(*args))
+
+    def variable_bound(t, k):
+        return t[k:]
+
+    with pytest.raises(TypingError, match="slice bounds must be constant integers"):
+        jit(variable_bound)((1, 2), 1)
 
 
 @pytest.mark.host_only

@@ -407,6 +407,21 @@ class Lowering:
         items = [self.expr(e) for e in node.elts]
         return ir.MakeTuple(items, T.TupleType(tuple(i.type for i in items)))
 
+    def tuple_slice(self, node, value, bounds):
+        """t[start:stop:step] of a tuple with constant bounds: a new tuple of its items."""
+        parts = []
+        for b in (bounds.lower, bounds.upper, bounds.step):
+            k = None if b is None else self.constant_int(b)
+            if b is not None and k is None:
+                raise self.error(node, "a tuple's slice bounds must be constant integers")
+            parts.append(k)
+        if parts[2] == 0:
+            raise self.error(node, "slice step cannot be zero")
+        held = self.held(node, value)
+        picked = range(len(value.type.items))[slice(*parts)]
+        items = [ir.TupleGet(held, k, value.type.items[k]) for k in picked]
+        return ir.MakeTuple(items, T.TupleType(tuple(i.type for i in items)))
+
     def tuple_item(self, node, value, index_node):
         """value[index] of a tuple: a constant index (negative ones from the end), or an
         integer expression when every item has one type."""
@@ -424,8 +439,9 @@ class Lowering:
         return ir.TupleGet(value, self.cast(index, "int64"), items[0])
 
     def expr_Subscript(self, node):
-        # a.shape[k]
-        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+        # a.shape[k] (a.shape[1:] slices the shape's tuple)
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape" \
+                and not isinstance(node.slice, ast.Slice):
             array = self.expr(node.value.value)
             if not isinstance(array.type, ir.ArrayType):
                 raise self.error(node, f".shape of a {array.type}")
@@ -439,7 +455,7 @@ class Lowering:
         array = self.expr(node.value)
         if isinstance(array.type, T.TupleType):
             if isinstance(node.slice, ast.Slice):
-                raise self.error(node, "slicing a tuple is not supported yet")
+                return self.tuple_slice(node, array, node.slice)
             return self.tuple_item(node, array, node.slice)
         if not isinstance(array.type, ir.ArrayType):
             raise self.error(node, f"indexing a {array.type}")
