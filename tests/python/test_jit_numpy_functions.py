@@ -214,6 +214,48 @@ def nanquantile(a, q):
     return np.nanquantile(a, q)
 
 
+def expanded(a):
+    return (np.expand_dims(a, 0).shape, np.expand_dims(a, -1).shape,
+            np.expand_dims(a, 1)[0, 0])
+
+
+def at_least(a, v):
+    return (np.atleast_1d(v).shape, np.atleast_2d(v).shape, np.atleast_3d(v).shape,
+            np.atleast_3d(a).shape, np.atleast_2d(a).shape, np.atleast_2d(v)[0, 1])
+
+
+def swapped(a):
+    return np.swapaxes(a, 0, 1), np.swapaxes(a, -1, 0)[1]
+
+
+def rolled(a):
+    return np.roll(a, 2), np.roll(a, -7), np.roll(a, 0)
+
+
+def repeated(a):
+    return np.repeat(a, 3), np.repeat(a, 0)
+
+
+def taken(a):
+    return np.take(a, np.array([[0, -1], [2, 3]])), np.take(a, -2)
+
+
+def appended(a, v):
+    return np.append(a, v), np.append(v, 2.5)
+
+
+def repeated_negative(a):
+    return np.repeat(a, -1)
+
+
+def dot_of_vectors(a, b):
+    return np.vdot(a, b)
+
+
+def spaced():
+    return np.logspace(0.0, 2.0, 5), np.tri(3, 4, 1), np.tri(2)
+
+
 A = np.array([[1.0, 5.0, 3.0], [4.0, 0.0, 6.0]])
 V = np.array([3.0, 0.0, 1.5])
 SORTED = np.array([1.0, 2.0, 2.0, 3.0, np.nan])
@@ -271,6 +313,10 @@ CASES = [
     (percentile, (np.array([5.0]), 10.0)), (nanpercentile, (np.array([np.nan]), 10.0)),
     (percentile, (np.array([np.inf]), 10.0)),
     (percentile, (np.array([[4.0, -2.0], [8.0, 1.0]]), 75.0)),
+    (expanded, (A,)), (expanded, (np.asfortranarray(A),)), (at_least, (A, V)), (swapped, (A,)),
+    (rolled, (A,)), (rolled, (V[::-1],)), (rolled, (np.array([]),)), (repeated, (A[:, ::2],)),
+    (taken, (A,)), (appended, (A, V)), (dot_of_vectors, (V, V[::-1])),
+    (dot_of_vectors, (V.astype(np.complex128) * 1j, V + 0j)), (spaced, ()),
 ]
 
 
@@ -314,6 +360,9 @@ def test_beyond_numba_as_numpy():
     got = jit(round_two)(x)
     assert got.dtype == np.float32
     np.testing.assert_array_equal(got, np.round(x, 2))
+    # np.atleast_* of numbers, np.vdot of matrices: NumPy's
+    assert jit(at_least)(A, 2.0)[:3] == ((1,), (1, 1), (1, 1, 1))
+    assert jit(dot_of_vectors)(A, A) == np.vdot(A, A)
     integers = np.arange(9).reshape(3, 3)
     assert jit(trace)(integers) == np.trace(integers) and type(jit(trace)(integers)) is int
     got = jit(nested_array_copy)(A)
@@ -329,6 +378,7 @@ def test_beyond_numba_as_numpy():
     (interp, (1.0, XP, FP[:2]), "fp and xp are not of the same size"),
     (bincount, (np.array([1, -1]),), "must be non-negative"),
     (one_item, (np.arange(1.0),), "size 1"),
+    (repeated_negative, (V,), "negative"),
     (digitize, (1.0, np.array([1.0, 3.0, 2.0])), "monotonically increasing or decreasing"),
     (histogram_range, (np.array([np.nan]),), None),
     (histogram, (np.array([np.nan]),), "max must be larger than min"),

@@ -249,3 +249,15 @@ def test_real_and_imag_views_as_numba(dtype, order):
 def test_parts_of_a_real_array():
     x = np.arange(4.0)
     np.testing.assert_array_equal(tp.jit(_parts_of_real)(x), numba.njit(_parts_of_real)(x))
+
+
+def _partial_indices(a, i, j):
+    return a[i, j], a[i, j][1], a[-1, j].sum()
+
+
+def test_partial_integer_indexing_gives_a_view_as_numba():
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for x in (a, a[:, ::-1]):
+        got, want = tp.jit(_partial_indices)(x, 1, 2), numba.njit(_partial_indices)(x, 1, 2)
+        np.testing.assert_array_equal(got[0], want[0])
+        assert got[1:] == want[1:]

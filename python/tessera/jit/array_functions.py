@@ -7,7 +7,9 @@ argument, np.searchsorted, np.bincount), comparing (np.isclose, np.allclose), ro
 (np.round, np.around, np.round_), the NaN-skipping reductions (np.nansum, np.nanprod,
 np.nanmean, np.nanvar, np.nanstd, np.nanmin, np.nanmax), np.interp, and the methods
 a.fill(x) and a.item(); binning and ranks (np.digitize, np.histogram, np.percentile,
-np.quantile, np.nanpercentile, np.nanquantile)."""
+np.quantile, np.nanpercentile, np.nanquantile); new shapes and orders (np.expand_dims,
+np.atleast_1d/2d/3d, np.swapaxes: views; np.roll, np.repeat, np.take, np.append: new
+arrays), np.vdot, np.logspace and np.tri."""
 
 import ast
 import math
@@ -23,7 +25,9 @@ FUNCTIONS = ("eye", "identity", "diag", "trace", "triu", "tril", "array", "asarr
              "flatnonzero", "argwhere", "searchsorted", "bincount", "isclose", "allclose",
              "round", "around", "round_", "nansum", "nanprod", "nanmean", "nanvar", "nanstd",
              "nanmin", "nanmax", "interp", "digitize", "histogram", "percentile", "quantile",
-             "nanpercentile", "nanquantile")
+             "nanpercentile", "nanquantile", "expand_dims", "atleast_1d", "atleast_2d",
+             "atleast_3d", "swapaxes", "roll", "repeat", "take", "append", "vdot", "logspace",
+             "tri")
 
 # The runtime's Raise codes (src/jit/python_raise.h).
 _INTERP_EMPTY, _INTERP_SIZES, _BINCOUNT_NEGATIVE, _ITEM_SIZE = 30, 31, 32, 33
@@ -940,6 +944,185 @@ class ArrayFunctions:
 
     def np_nanquantile(self, node, what):
         return self.np_percentile(node, what, factor=100.0, skip_nan=True)
+
+    # --- new shapes and orders --------------------------------------------------------------
+
+    def new_axes(self, node, x, positions):
+        """The view of x with an axis of extent 1 at each of the result's `positions`."""
+        t = x.type
+        ndim = t.ndim + len(positions)
+        items = [("newaxis",) if k in positions else ("slice", None, None, None)
+                 for k in range(ndim)]
+        layout = t.layout if t.layout == "C" else "A"
+        return ir.View(x, items, T.ArrayType(t.dtype, ndim, layout, t.readonly))
+
+    def np_expand_dims(self, node, what):
+        a = self.args(node, what, ("a", "axis"), 2)
+        x = self.variable(node, self.array(node, what, a["a"]))
+        axis = self.lo.constant_int(a["axis"])
+        ndim = x.type.ndim + 1
+        if axis is None or not -ndim <= axis < ndim:
+            raise self.lo.error(node, f"{what}'s axis must be a constant integer in "
+                                      f"[-{ndim}, {ndim})")
+        return self.new_axes(node, x, {axis % ndim})
+
+    def atleast(self, node, what, dims):
+        """np.atleast_Nd: 0-d and 1-d arrays (and numbers) get NumPy's new axes: a vector
+        becomes (1, n), (1, n, 1); a matrix (m, n, 1)."""
+        a = self.args(node, what, ("a",))
+        value = self.lo.operand(a["a"])
+        if not is_array(value):
+            value = self.np_array_of_number(node, value)
+        x = self.variable(node, value)
+        n = x.type.ndim
+        if n >= dims:
+            return x
+        places = {(1, 0): {0}, (2, 0): {0, 1}, (2, 1): {0}, (3, 0): {0, 1, 2},
+                  (3, 1): {0, 2}, (3, 2): {2}}[dims, n]
+        return self.new_axes(node, x, places)
+
+    def np_array_of_number(self, node, value):
+        if not T.is_scalar(value.type):
+            raise self.lo.error(node, f"an array or a number, not a {value.type}")
+        out = self.arrays.new(node, [_int(1)], value.type)
+        self.lo.prelude.append(ir.Store(out, [_int(0)], value, True))
+        return out
+
+    def np_atleast_1d(self, node, what):
+        return self.atleast(node, what, 1)
+
+    def np_atleast_2d(self, node, what):
+        return self.atleast(node, what, 2)
+
+    def np_atleast_3d(self, node, what):
+        return self.atleast(node, what, 3)
+
+    def np_swapaxes(self, node, what):
+        a = self.args(node, what, ("a", "axis1", "axis2"), 3)
+        x = self.variable(node, self.array(node, what, a["a"]))
+        n = x.type.ndim
+        first, second = (self.lo.constant_int(a[k]) for k in ("axis1", "axis2"))
+        if first is None or second is None or not (-n <= first < n and -n <= second < n):
+            raise self.lo.error(node, f"{what}'s axes must be constant integers in [-{n}, {n})")
+        axes = list(range(n))
+        axes[first % n], axes[second % n] = axes[second % n], axes[first % n]
+        t = x.type
+        return ir.Transpose(x, T.ArrayType(t.dtype, n, "A", t.readonly), tuple(axes))
+
+    def flat_of(self, node, value):
+        """The elements of an array in C order, as a 1-d array (a view where it can be)."""
+        return self.arrays.flattened(node, value, copy=False)
+
+    def np_roll(self, node, what):
+        """The elements shifted by `shift` places along the flattened array, wrapping
+        around, in a's shape (Numba's, which takes no axis)."""
+        a = self.args(node, what, ("a", "shift"), 2)
+        lo, arrays = self.lo, self.arrays
+        value = self.array(node, what, a["a"])
+        x = self.variable(node, value)
+        flat = self.flat_of(node, x)
+        shift = arrays.scalar(self.integer(node, a["shift"], f"{what}'s shift"))
+        n = arrays.bind("size", ir.Shape(flat, 0))
+        # (i - shift) mod n, in [0, n) whatever the signs (n > 0 wherever it is read)
+        start = arrays.bind("start", ir.Select(
+            ir.Compare("gt", n, _int(0)),
+            ir.Binary("remainder", ir.Unary("neg", shift, "int64"), n, "int64"), _int(0), "int64"))
+        t = x.type.dtype
+        rolled = arrays.filled(node, [n], t, lambda i: ir.Load(flat, [ir.Binary(
+            "remainder", _add(i[0], start), n, "int64")], t, True))
+        return arrays.reshape(node, rolled, [ir.Shape(x, k) for k in range(x.type.ndim)])
+
+    def np_repeat(self, node, what):
+        """Each element of the flattened array `repeats` times (a non-negative integer), in
+        a new 1-d array."""
+        a = self.args(node, what, ("a", "repeats"), 2)
+        lo, arrays = self.lo, self.arrays
+        flat = self.flat_of(node, self.variable(node, self.array(node, what, a["a"])))
+        repeats = arrays.scalar(self.integer(node, a["repeats"], f"{what}'s repeats"))
+        lo.prelude.append(ir.If(ir.Compare("lt", repeats, _int(0)), [ir.Raise(2)], []))
+        t = flat.type.dtype
+        size = ir.Binary("multiply", ir.Shape(flat, 0), repeats, "int64")
+        return arrays.filled(node, [size], t, lambda i: ir.Load(
+            flat, [ir.Binary("floor_divide", i[0], repeats, "int64")], t, True))
+
+    def np_take(self, node, what):
+        """a.flat[indices]: an element for an integer index, else a new array of the
+        indices' shape; negative indices count from the end; IndexError outside."""
+        a = self.args(node, what, ("a", "indices"), 2)
+        lo, arrays = self.lo, self.arrays
+        flat = self.flat_of(node, self.variable(node, self.array(node, what, a["a"])))
+        n = arrays.bind("size", ir.Shape(flat, 0))
+        t = flat.type.dtype
+
+        def element_at(k):
+            k = lo.cast(k, "int64")
+            held = ir.Var(arrays.temp("index", "int64"), "int64")
+            result = ir.Var(arrays.temp("taken", t), t)
+            return result, [
+                ir.Assign(held.name, k),
+                ir.If(ir.Compare("lt", held, _int(0)), [ir.Assign(held.name, _add(held, n))], []),
+                ir.If(ir.Select(ir.Compare("lt", held, _int(0)), ir.Const(True, "bool"),
+                                ir.Compare("ge", held, n), "bool"), [ir.Raise(20)], []),
+                ir.Assign(result.name, ir.Load(flat, [held], t, True))]
+
+        indices = lo.operand(a["indices"])
+        if not T.is_integer(dtype_of(indices)):
+            raise lo.error(node, f"{what}'s indices must be integers, not {dtype_of(indices)}")
+        return self.each_value(node, indices, t, element_at)
+
+    def np_append(self, node, what):
+        """arr and values, each flattened, one after the other in a new 1-d array of their
+        promoted dtype (np.append without an axis)."""
+        a = self.args(node, what, ("arr", "values"), 2)
+        lo, arrays = self.lo, self.arrays
+        parts = []
+        for key in ("arr", "values"):
+            value = lo.operand(a[key])
+            if not is_array(value):
+                value = self.np_array_of_number(node, value)
+            parts.append(self.flat_of(node, self.variable(node, value)))
+        t = T.promote(parts[0].type.dtype, parts[1].type.dtype)
+        first = arrays.bind("size", ir.Shape(parts[0], 0))
+        out = arrays.new(node, [_add(first, ir.Shape(parts[1], 0))], t)
+        i = ir.Var(arrays.temp("i", "int64"), "int64")
+        lo.prelude.append(ir.ForRange(i.name, _int(0), first, _int(1), [
+            ir.Store(out, [i], lo.cast(ir.Load(parts[0], [i], parts[0].type.dtype, True), t), True)]))
+        lo.prelude.append(ir.ForRange(i.name, _int(0), ir.Shape(parts[1], 0), _int(1), [
+            ir.Store(out, [_add(i, first)],
+                     lo.cast(ir.Load(parts[1], [i], parts[1].type.dtype, True), t), True)]))
+        return out
+
+    def np_vdot(self, node, what):
+        """The dot product of the flattened arrays, the first conjugated (by tessera's
+        matmul, as np.dot of vectors)."""
+        a = self.args(node, what, ("a", "b"), 2)
+        lo, arrays = self.lo, self.arrays
+        x, y = (self.array(node, what, a[k]) for k in ("a", "b"))
+        if T.is_complex(dtype_of(x)):
+            x = arrays.ufunc(node, np.conjugate, [x])
+        x, y = (self.flat_of(node, self.variable(node, v)) for v in (x, y))
+        return arrays.matmul(node, x, y)
+
+    def np_logspace(self, node, what):
+        """base ** np.linspace(start, stop, num) (base 10)."""
+        a = self.args(node, what, ("start", "stop", "num"), 2)
+        lo, arrays = self.lo, self.arrays
+        start, stop = (arrays.scalar(lo.cast(lo.numpy_calls.number(node, a[k], f"{what}'s {k}"),
+                                             "float64")) for k in ("start", "stop"))
+        num = (arrays.scalar(lo.cast(lo.numpy_calls.integer(node, a["num"], f"{what}'s num"), "int64"))
+               if a["num"] is not None else _int(50))
+        exponents = lo.numpy_calls.linspace_of(node, start, stop, num, "float64")
+        return arrays.ufunc(node, np.power, [ir.Const(10.0, "float64"), exponents])
+
+    def np_tri(self, node, what):
+        a = self.args(node, what, ("N", "M", "k", "dtype"))
+        n = self.integer(node, a["N"], f"{what}'s N")
+        m = n if a["M"] is None or _is_none(a["M"]) else self.integer(node, a["M"], f"{what}'s M")
+        k = self.arrays.scalar(self.integer(node, a["k"], f"{what}'s k"))
+        t = self.dtype(node, a["dtype"], "float64")
+        return self.arrays.filled(node, [n, m], t, lambda i: ir.Select(
+            ir.Compare("le", ir.Binary("subtract", i[1], i[0], "int64"), k),
+            _number(1, t), _number(0, t), t))
 
     # --- methods ----------------------------------------------------------------------------
 

@@ -471,6 +471,8 @@ class Lowering:
             indices = self.checked_indices(node, array, (
                 [ir.TupleGet(value, k, t) for k, t in enumerate(value.type.items)]
                 if isinstance(value.type, T.TupleType) else [value]))
+        elif len(items) < array.type.ndim:
+            return self.view(node, array, items)  # a[i, j] of a 3-d array: a row
         else:
             indices = self.indices(node, array)
         return ir.Load(array, indices, array.type.dtype, self.direct(indices))
