@@ -98,6 +98,16 @@ def _better(op, item, held, dtype):
                      ir.Const(False, "bool"), "bool")
 
 
+def squared_magnitude(value, t):
+    """|value|**2 of a number of type t (re*re + im*im for complex), in t's real type."""
+    if not T.is_complex(t):
+        return ir.Binary("multiply", value, value, t)
+    real = "float32" if t == "complex64" else "float64"
+    re, im = ir.Part("real", value, real), ir.Part("imag", value, real)
+    return ir.Binary("add", ir.Binary("multiply", re, re, real),
+                     ir.Binary("multiply", im, im, real), real)
+
+
 def is_array(value):
     return isinstance(value, ArrayExpr) or isinstance(value.type, T.ArrayType)
 
@@ -762,14 +772,7 @@ class ArrayLowering:
         squares = self.bind("acc", _number(0, real))
 
         def add_square(x, _):
-            deviation = ir.Binary("subtract", lo.cast(x, t), mean, t)
-            if T.is_complex(t):
-                square = ir.Binary("add", ir.Binary("multiply", ir.Part("real", deviation, real),
-                                                    ir.Part("real", deviation, real), real),
-                                   ir.Binary("multiply", ir.Part("imag", deviation, real),
-                                             ir.Part("imag", deviation, real), real), real)
-            else:
-                square = ir.Binary("multiply", deviation, deviation, t)
+            square = squared_magnitude(ir.Binary("subtract", lo.cast(x, t), mean, t), t)
             return [ir.Assign(squares.name, ir.Binary("add", squares, square, real))]
 
         lo.prelude.extend(self.loops(e, dims, add_square))
