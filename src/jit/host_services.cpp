@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "tessera/creation.h"
@@ -68,12 +69,28 @@ void require_square(const Array& a) {
   if (a.ndim() != 2 || a.shape()[0] != a.shape()[1]) throw Failure{kNotSquare};
 }
 
-// Numba checks that the operands of most of np.linalg hold no inf or NaN.
-void require_finite(const Array& a) {
-  const Operand operand(a);
-  const Array finite = apply_ufunc1(Ufunc::Isfinite, std::span(&operand, 1));
-  ReduceOptions all;
-  if (a.size() > 0 && !value_of<bool>(reduce(Ufunc::LogicalAnd, finite, all))) {
+// Numba checks that the operands of most of np.linalg hold no inf or NaN. Read from the
+// operand's memory directly: on the small matrices of a loop, an elementwise op and a
+// reduction of the engine would cost more than the factorization.
+template <class Part>
+bool all_finite(const LinalgArray& a, int parts) {
+  const long long rows = a.ndim > 0 ? a.shape[0] : 1, cols = a.ndim > 1 ? a.shape[1] : 1;
+  const long long row_step = a.ndim > 0 ? a.strides[0] : 0, col_step = a.ndim > 1 ? a.strides[1] : 0;
+  for (long long i = 0; i < rows; ++i) {
+    for (long long j = 0; j < cols; ++j) {
+      const Part* p = reinterpret_cast<const Part*>(a.data + i * row_step + j * col_step);
+      for (int k = 0; k < parts; ++k) {
+        if (!std::isfinite(p[k])) return false;
+      }
+    }
+  }
+  return true;
+}
+
+void require_finite(const LinalgArray& a, DType t) {
+  const bool single = t == DType::Float32 || t == DType::Complex64;
+  const int parts = is_complex(t) ? 2 : 1;
+  if (!(single ? all_finite<float>(a, parts) : all_finite<double>(a, parts))) {
     throw Failure{kNotFinite};
   }
 }
@@ -118,10 +135,6 @@ std::vector<Array> compute(const std::string& op, double param, const std::vecto
   const bool square = op == "solve" || op == "lu_factor" || op == "cholesky" ||
                       op == "eigh" || op == "eigvalsh" || op == "eig" || op == "eigvals";
   if (square) require_square(a);
-  // Numba's cholesky reads only the lower triangle and checks nothing else.
-  if (op != "cholesky") {
-    for (const Array& x : in) require_finite(x);
-  }
   try {
     if (op == "solve") {
       const Array& b = in.at(1);
@@ -218,6 +231,10 @@ int linalg_service(const char* op, const char* dtype, double param, int inputs,
   }
   std::vector<Array> results;
   try {
+    // Numba's cholesky reads only the lower triangle and checks nothing else.
+    if (std::string_view(op) != "cholesky") {
+      for (int i = 0; i < inputs; ++i) require_finite(in[i], t);
+    }
     results = compute(op, param, operands);
   } catch (const Failure& f) {
     return f.code;

@@ -100,6 +100,12 @@ def distance_loop(x, out):
             out[i, j] = math.sqrt(d)
 
 
+def solve_loop(a, b, out):
+    """Many small systems, one np.linalg.solve each: the cost of a LAPACK call from a loop."""
+    for i in range(a.shape[0]):
+        out[i] = np.linalg.solve(a[i], b[i])
+
+
 def soft_threshold(x, t):
     """A scalar function with branches, for @vectorize (NumPy spells it with np.where)."""
     if x > t:

@@ -350,6 +350,14 @@ def run_loop(compiled, xp, name, *inputs):
     return out
 
 
+def _systems(count):
+    """`count` well-conditioned 4x4 systems and their right-hand sides."""
+    def make(rng):
+        a = rng.standard_normal((count, 4, 4)) + 4 * np.eye(4)
+        return a, rng.standard_normal((count, 4))
+    return make
+
+
 def _smooth_numpy(x):
     out = np.zeros_like(x)
     n, m = x.shape
@@ -364,6 +372,7 @@ def jit_cases(quick):
     side = 1000 if quick else 2000
     k = 128 if quick else 256
     points = 1024 if quick else 2048
+    systems = 10**4 if quick else 10**5
     return [
         _jit_case("jit: 1000 calls", "1 float", lambda rng: (1.5,), _loops.add_one, None,
                   lambda x: x + 1.0, repeat=1000),
@@ -397,6 +406,10 @@ def jit_cases(quick):
                   lambda rng: (rng.standard_normal((k, k)), rng.standard_normal((k, k))),
                   _loops.matmul_loop, lambda a, b: (a.shape[0], b.shape[1]),
                   lambda a, b: a @ b, rtol=1e-10, atol=1e-10, flops=2.0 * k**3),
+        _jit_case("jit: np.linalg.solve loop", f"{systems}x4x4", _systems(systems),
+                  _loops.solve_loop, lambda a, b: b.shape,
+                  lambda a, b: np.linalg.solve(a, b[..., None])[..., 0], rtol=1e-10,
+                  atol=1e-12),
         _jit_case("jit: distance matrix loops", f"{points}x3", _points(points),
                   _loops.distance_loop, lambda x: (x.shape[0], x.shape[0]),
                   lambda x: np.sqrt(((x[:, None, :] - x[None, :, :]) ** 2).sum(axis=-1)),
