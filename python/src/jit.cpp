@@ -26,6 +26,7 @@
 #include "jit/host_function.h"
 #include "jit/host_services.h"
 #include "jit/render_python.h"
+#include "jit/render_python_body.h"
 #include "jit/python_raise.h"
 #include "jit/sha256.h"
 #include "convert.h"
@@ -113,7 +114,7 @@ class HostDispatcher {
     e.returns_tuple = result.rfind("tuple:", 0) == 0;
     if (result.rfind("array:", 0) == 0) {
       const size_t colon = result.find(':', 6);
-      e.result.push_back(dtype_named(result.substr(6, colon - 6)));
+      e.result.push_back(jit::python_ir::dtype_named(result.substr(6, colon - 6)));
       e.returns_array_ndim = std::stoi(result.substr(colon + 1));
     } else if (e.returns_tuple) {
       size_t at = 6, offset = 0;
@@ -124,7 +125,7 @@ class HostDispatcher {
                                     std::to_string(e.result.size()) + " numbers and arrays)");
       }
     } else if (!e.returns_nothing) {
-      e.result.push_back(dtype_named(result));
+      e.result.push_back(jit::python_ir::dtype_named(result));
     }
     e.returns_argument = returns_argument;
     entries_[key] = e;
@@ -156,14 +157,6 @@ class HostDispatcher {
     return returned_tuple(e, result, node);
   }
 
- // The dtype NumPy names `name` ("float64"); std::invalid_argument for another name.
-  static DType dtype_named(const std::string& name) {
-    for (int d = 0; d < kNumDTypes; ++d) {
-      if (dtype_name(static_cast<DType>(d)) == name) return static_cast<DType>(d);
-    }
-    throw std::invalid_argument("[jit] no dtype " + name);
-  }
-
  private:
 
   // Items of a result's tuple, as dispatcher.py's _result_code writes them (a dtype name,
@@ -190,7 +183,7 @@ class HostDispatcher {
           item = item.substr(6, colon - 6);
         }
         e.tuple_nodes.push_back(static_cast<int>(e.result.size()));
-        e.result.push_back(dtype_named(item));
+        e.result.push_back(jit::python_ir::dtype_named(item));
         e.item_ndim.push_back(ndim);
         e.item_offset.push_back(offset);
         offset += ndim < 0 ? 16 : (8 * (1 + 2 * static_cast<size_t>(ndim)) + 15) / 16 * 16;
@@ -496,7 +489,7 @@ void bind_jit(nb::module_& m) {
   }, nb::arg("ir"), nb::arg("python_errors") = true, nb::arg("fastmath") = false);
   m.def("_jit_register_scalar_type", [](nb::handle type, const std::string& dtype) {
     HostDispatcher::scalar_types()[reinterpret_cast<PyTypeObject*>(type.ptr())] =
-        HostDispatcher::dtype_named(dtype);
+        jit::python_ir::dtype_named(dtype);
   });
   nb::class_<HostDispatcher>(m, "_JitHostDispatcher")
       .def(nb::init<>())

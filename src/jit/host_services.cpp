@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "jit/render_python_body.h"
 #include "tessera/creation.h"
 #include "tessera/errors.h"
 #include "tessera/linalg.h"
@@ -31,13 +32,6 @@ enum Code : int {
 struct Failure {
   int code;
 };
-
-DType dtype_named(const char* name) {
-  for (int d = 0; d < kNumDTypes; ++d) {
-    if (dtype_name(static_cast<DType>(d)) == name) return static_cast<DType>(d);
-  }
-  throw std::invalid_argument(std::string("[jit] no dtype ") + name);
-}
 
 // The memory of a compiled function's array, seen as a tessera array (not owned).
 Array memory_view(DType dtype, int ndim, const char* data, const long long* shape,
@@ -216,7 +210,7 @@ std::vector<Array> compute(const std::string& op, double param, const std::vecto
 void matmul_service(const char* dtype, int ndim_a, const char* a, const long long* a_shape,
                     const long long* a_strides, int ndim_b, const char* b,
                     const long long* b_shape, const long long* b_strides, char* out) {
-  const DType t = dtype_named(dtype);  // the module names its own dtypes
+  const DType t = python_ir::dtype_named(dtype);  // the module names its own dtypes
   const Array product = matmul(memory_view(t, ndim_a, a, a_shape, a_strides),
                                memory_view(t, ndim_b, b, b_shape, b_strides));
   product.copy_to_host(out);
@@ -224,7 +218,7 @@ void matmul_service(const char* dtype, int ndim_a, const char* a, const long lon
 
 int linalg_service(const char* op, const char* dtype, double param, int inputs,
                    const LinalgArray* in, int outputs, LinalgArray* out) {
-  const DType t = dtype_named(dtype);
+  const DType t = python_ir::dtype_named(dtype);
   std::vector<Array> operands;
   for (int i = 0; i < inputs; ++i) {
     operands.push_back(memory_view(t, in[i].ndim, in[i].data, in[i].shape, in[i].strides));

@@ -8,16 +8,13 @@
 #include "tessera/ufunc.h"
 
 namespace tessera::jit::python_ir {
-namespace {
 
-DType scalar_dtype(const std::string& name) {
+DType dtype_named(std::string_view name) {
   for (int d = 0; d < kNumDTypes; ++d) {
     if (dtype_name(static_cast<DType>(d)) == name) return static_cast<DType>(d);
   }
-  throw std::invalid_argument("[jit] bad IR: no scalar type '" + name + "'");
+  throw std::invalid_argument("[jit] no scalar type '" + std::string(name) + "'");
 }
-
-}  // namespace
 
 [[noreturn]] void bad(const SExpr& e, const std::string& what) {
   throw std::invalid_argument("[jit] bad IR in (" + e.head() + " ...): " + what);
@@ -26,7 +23,7 @@ DType scalar_dtype(const std::string& name) {
 std::string cpp_type(const SExpr& t) {
   if (!t.is_list()) {
     if (t.text == "none") return "void";
-    return std::string(element_type(scalar_dtype(t.text)));
+    return std::string(element_type(dtype_named(t.text)));
   }
   if (t.head() == "tuple") {
     std::string s = "tessera::pyjit::Tuple<";

@@ -6,15 +6,21 @@
 // model (no exceptions: a zero divisor divides as NumPy does).
 
 #include <string>
+#include <string_view>
 
 #include "jit/render_python.h"
 #include "jit/sexpr.h"
+#include "tessera/dtype.h"
 
 namespace tessera::jit::python_ir {
 
 enum class Target { kHost, kCuda };
 
 [[noreturn]] void bad(const SExpr& e, const std::string& what);
+
+// The dtype of an IR scalar type, NumPy's name ("float64"), as the IR, a module's services
+// and the call path's result descriptions spell it; std::invalid_argument for another name.
+DType dtype_named(std::string_view name);
 
 // A type of the IR as C++: a scalar's element type, a tuple, an array's view.
 std::string cpp_type(const SExpr& t);

@@ -257,24 +257,12 @@ class StatisticsFunctions(FunctionLowering):
                     ir.If(ir.Compare("gt", x, xp_at(last)), [ir.Assign(result.name, right)], inner)])])]
             return result, statements
 
-        x = lo.operand(a["x"])
-        if not is_array(x):
-            held = arrays.bind("x", lo.cast(arrays.scalar(x), t))
-            result, statements = value_at(held)
-            lo.prelude.extend(statements)
-            return result
-        e = arrays.leaf(node, x)
-        dims = arrays.extents(e)
-        out = arrays.new(node, dims, t)
-
-        def place(element, indices):
+        def interpolated(v):
             held = ir.Var(arrays.temp("x", t), t)
             result, statements = value_at(held)
-            return [ir.Assign(held.name, lo.cast(element, t))] + statements + [
-                ir.Store(out, list(indices), result, True)]
+            return result, [ir.Assign(held.name, lo.cast(v, t))] + statements
 
-        lo.prelude.extend(arrays.loops(e, dims, place))
-        return out
+        return self.each_value(node, lo.operand(a["x"]), t, interpolated)
 
     def np_percentile(self, node, what, factor=1.0, skip_nan=False):
         """Numba's percentiles of all elements (float64): linear between the closest ranks

@@ -115,7 +115,10 @@ class LinalgCalls:
     # --- solvers and inverses ------------------------------------------------------------
 
     def inv(self, node, what):
-        a = self.operand(node, what, self.args(node, what, ("a",))["a"])
+        return self.inverse(node, self.operand(node, what, self.args(node, what, ("a",))["a"]))
+
+    def inverse(self, node, a):
+        """The matrix a solved against the identity of its order."""
         t = a.type.dtype
         n = self.lo.arrays.bind("dim", ir.Shape(a, 1))
         identity = self.lo.arrays.new(node, [n, n], t, "zeros")
@@ -349,11 +352,7 @@ class LinalgCalls:
             if p == -2:
                 largest, smallest = smallest, largest
             return arrays.bind("cond", ir.Binary("divide", largest, smallest, r))
-        t = x.type.dtype
-        n = arrays.bind("dim", ir.Shape(x, 1))
-        identity = arrays.new(node, [n, n], t, "zeros")
-        self.loop(n, lambda k: [ir.Store(identity, [k, k], _const(1, t), True)])
-        inverse = self.service("solve", t, [x, identity], T.ArrayType(t, 2, "C"))
+        inverse = self.inverse(node, x)
         return arrays.bind("cond", ir.Binary("multiply", self.lo.cast(self.norm_of(node, x, p), r),
                                              self.lo.cast(self.norm_of(node, inverse, p), r), r))
 
