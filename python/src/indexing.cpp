@@ -120,9 +120,8 @@ std::vector<KeyItem> parse_key(nb::handle key, Device device) {
   return items;
 }
 
-// The key as basic items when every part of it is a Python int, a slice, None or `...`
-// (t[1], t[1:-1, ::2]: the keys of users' loops), read without the general parse and its
-// per-item array slots; false when some part needs the general parse.
+// One part of a plain basic key (ndarray.h), read without the general parse and its
+// per-item array slots.
 bool plain_basic_item(PyObject* o, std::vector<IndexItem>& items) {
   if (PyLong_CheckExact(o)) {
     int overflow = 0;
@@ -146,6 +145,8 @@ bool plain_basic_item(PyObject* o, std::vector<IndexItem>& items) {
   return true;
 }
 
+}  // namespace
+
 bool plain_basic_key(nb::handle key, std::vector<IndexItem>& items) {
   PyObject* k = key.ptr();
   if (!PyTuple_Check(k)) return plain_basic_item(k, items);
@@ -156,6 +157,8 @@ bool plain_basic_key(nb::handle key, std::vector<IndexItem>& items) {
   }
   return true;
 }
+
+namespace {
 
 bool is_basic(const std::vector<KeyItem>& key) {
   return std::none_of(key.begin(), key.end(), [](const KeyItem& k) { return k.array; });
@@ -221,7 +224,9 @@ void bind_index_functions(nb::module_& m) {
 }
 
 void bind_indexing(nb::class_<NdArray>& cls) {
-  cls.def("__getitem__", [](nb::handle self, nb::handle key) {
+  // The general forms of `a[key]` and `a[key] = value`, which the type's slots
+  // (ndarray_slots.cpp) call for what their fast paths leave.
+  cls.def("_general_getitem", [](nb::handle self, nb::handle key) {
     const Array& a = unwrap(self).array;
     if (std::vector<IndexItem> items; plain_basic_key(key, items)) {
       return wrap_view(a.index(items), self);
@@ -230,7 +235,7 @@ void bind_indexing(nb::class_<NdArray>& cls) {
     if (is_basic(parsed)) return wrap_view(a.index(basic_items(parsed)), self);
     return wrap(without_gil([&] { return getitem(a, parsed); }));
   }, nb::arg("key").none());
-  cls.def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
+  cls.def("_general_setitem", [](nb::handle self, nb::handle key, nb::handle value) {
     const Array& a = unwrap(self).array;
     std::vector<IndexItem> items;
     std::vector<KeyItem> parsed;

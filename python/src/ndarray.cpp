@@ -171,10 +171,12 @@ nb::object python_method(const char* name) {
 // A conversion to a Python scalar (float(a), int(a), ...): NumPy converts 0-d arrays (and
 // bool() any one-element array); `kinds` are the dtype kinds converted here directly, by
 // `convert` applied to the element.
+// `name` is the method's name on the type: float, int and bool reach the general form
+// through the type's slots (ndarray_slots.cpp), which call `_general<method>`.
 template <typename Convert>
-void def_scalar_conversion(nb::class_<NdArray>& cls, const char* method, const char* kinds,
-                           bool any_ndim, Convert convert) {
-  cls.def(method, [method, kinds, any_ndim, convert](nb::handle self) -> nb::object {
+void def_scalar_conversion(nb::class_<NdArray>& cls, const char* name, const char* method,
+                           const char* kinds, bool any_ndim, Convert convert) {
+  cls.def(name, [method, kinds, any_ndim, convert](nb::handle self) -> nb::object {
     const Array& a = unwrap(self).array;
     if ((any_ndim || a.ndim() == 0) && std::strchr(kinds, dtype_info(a.dtype()).kind)) {
       if (nb::object v = cpu_element(a); v.is_valid()) return convert(v);
@@ -186,9 +188,13 @@ void def_scalar_conversion(nb::class_<NdArray>& cls, const char* method, const c
 }  // namespace
 
 void bind_ndarray(nb::module_& m) {
+  // Pooled: a freed ndarray's object is parked and reused, still registered with nanobind,
+  // so the views and results of a loop of small operations skip the allocation and the
+  // instance-map insertion and removal that making each one would cost.
   nb::class_<NdArray> cls(m, "ndarray",
                           "An n-dimensional array on a device (the CPU or a CUDA GPU), with "
-                          "NumPy's semantics.");
+                          "NumPy's semantics.",
+                          nb::pooled(), nb::type_slots(ndarray_slots()));
   cls.attr("__module__") = "tessera";
   ndarray_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
 
@@ -209,26 +215,22 @@ void bind_ndarray(nb::module_& m) {
           nb::kw_only(), nb::arg("device").none() = nb::none(),
           nb::arg("memptr").none() = nb::none());
 
-  cls.def_prop_rw(
-      "shape", [](const NdArray& s) { return to_tuple(s.array.shape()); },
-      [](NdArray& s, nb::handle value) {
-        Dims shape = to_shape(value, "shape");
-        Array resized = s.array.reshape(shape, Order::C);
-        if (resized.buffer() != s.array.buffer()) {
-          throw nb::attribute_error("[shape] incompatible shape for in-place modification; use "
-                                    ".reshape() to make a copy with the desired shape");
-        }
-        s.array = std::move(resized);
-      });
-  cls.def_prop_ro("dtype", [](const NdArray& s) { return to_numpy_dtype(s.array.dtype()); });
-  cls.def_prop_ro("ndim", [](const NdArray& s) { return s.array.ndim(); });
-  cls.def_prop_ro("size", [](const NdArray& s) { return s.array.size(); });
+  // shape, dtype, ndim, size and T are the type's own getters (ndarray_slots.cpp); this is
+  // the general form of `a.shape = value` they call.
+  cls.def("_general_set_shape", [](NdArray& s, nb::handle value) {
+    Dims shape = to_shape(value, "shape");
+    Array resized = s.array.reshape(shape, Order::C);
+    if (resized.buffer() != s.array.buffer()) {
+      throw nb::attribute_error("[shape] incompatible shape for in-place modification; use "
+                                ".reshape() to make a copy with the desired shape");
+    }
+    s.array = std::move(resized);
+  });
   cls.def_prop_ro("nbytes", [](const NdArray& s) { return s.array.nbytes(); });
   cls.def_prop_ro("itemsize", [](const NdArray& s) { return s.array.itemsize(); });
   cls.def_prop_ro("strides", [](const NdArray& s) { return to_tuple(s.array.strides()); });
   cls.def_prop_ro("device", [](const NdArray& s) { return s.array.device(); });
   cls.def_prop_ro("base", [](const NdArray& s) { return s.base; });
-  cls.def_prop_ro("T", [](nb::handle s) { return wrap_view(unwrap(s).array.transpose(), s); });
   cls.def_prop_ro("mT", [](nb::handle s) {
     const Array& a = unwrap(s).array;
     if (a.ndim() < 2) throw ValueError("[mT] matrix transpose needs at least 2 dimensions");
@@ -260,27 +262,23 @@ void bind_ndarray(nb::module_& m) {
   cls.def_prop_ro("_pending", [](const NdArray& s) { return s.array.buffer()->is_pending(); },
                   "Whether the array's values are an expression not yet computed (for tests "
                   "of fusion: reading the property computes nothing).");
-  cls.def("item", [](nb::handle self, nb::args args) -> nb::object {
+  cls.def("_general_item", [](nb::handle self, nb::args args) -> nb::object {
     if (args.size() == 0) {
       if (nb::object v = cpu_element(unwrap(self).array); v.is_valid()) return v;
     }
     return python_method("_slow_item")(self, *args);
   });
-  def_scalar_conversion(cls, "__float__", "biuf", false,
+  def_scalar_conversion(cls, "_general__float__", "__float__", "biuf", false,
                         [](nb::object v) { return nb::steal(PyNumber_Float(v.ptr())); });
-  def_scalar_conversion(cls, "__int__", "biu", false,
+  def_scalar_conversion(cls, "_general__int__", "__int__", "biu", false,
                         [](nb::object v) { return nb::steal(PyNumber_Long(v.ptr())); });
-  def_scalar_conversion(cls, "__complex__", "biufc", false, [](nb::object v) {
+  def_scalar_conversion(cls, "__complex__", "__complex__", "biufc", false, [](nb::object v) {
     return nb::steal(PyComplex_FromCComplex(
         PyComplex_Check(v.ptr()) ? PyComplex_AsCComplex(v.ptr())
                                  : Py_complex{PyFloat_AsDouble(v.ptr()), 0.0}));
   });
-  def_scalar_conversion(cls, "__bool__", "biufc", true, [](nb::object v) {
+  def_scalar_conversion(cls, "_general__bool__", "__bool__", "biufc", true, [](nb::object v) {
     return nb::bool_(PyObject_IsTrue(v.ptr()) == 1);
-  });
-  cls.def("__len__", [](const NdArray& s) {
-    if (s.array.ndim() == 0) throw TypeError("[len] len() of unsized object (a 0-d array)");
-    return s.array.shape()[0];
   });
   // t.reshape(shape) and t.reshape(m, n) first: nanobind matches these without building
   // the *args tuple and **kwargs dict of the general form.
@@ -444,6 +442,7 @@ void bind_ndarray(nb::module_& m) {
   bind_fft(m);
   bind_random(m);
   bind_index_functions(m);
+  find_slot_fallbacks(cls);
 }
 
 }  // namespace tessera::py

@@ -73,6 +73,17 @@ auto without_gil_if(bool release, F&& f) {
   return release ? without_gil(std::forward<F>(f)) : f();
 }
 
+// The key as basic items when every part of it is a Python int, a slice, None or `...`
+// (t[1], t[1:-1, ::2]: the keys of users' loops); false when some part needs the general
+// parse.
+bool plain_basic_key(nb::handle key, std::vector<IndexItem>& items);
+
+// tessera.ndarray's protocol slots for indexing, len(), float(), int() and bool(), given to
+// the type when it is made (ndarray_slots.cpp); find_slot_fallbacks, once every method is
+// bound, finds the general methods their fast paths hand the rest to.
+PyType_Slot* ndarray_slots();
+void find_slot_fallbacks(nb::class_<NdArray>& cls);
+
 void bind_ndarray(nb::module_& m);
 void bind_indexing(nb::class_<NdArray>& cls);
 void bind_creation(nb::module_& m);

@@ -198,6 +198,90 @@ def test_plain_key_assignment(device):
         assert_raises_like(lambda: values.__setitem__(key, 1.0), lambda: t.__setitem__(key, 1.0))
 
 
+def test_protocol_slots_take_every_case(device):
+    # len(), float(), int(), bool(), t[key] and t[key] = v are the type's own slots, with a
+    # fast path for the common case and the general method for the rest: both give NumPy's
+    # values and errors, whichever the case takes.
+    values = sample((3, 4), np.float64)
+    t = tp.asarray(values.copy())
+    assert len(t) == len(values) and t.__len__() == 3
+    assert_raises_like(lambda: len(values[0, 0]), lambda: len(t[0, 0]))
+    for convert in (float, int, bool, complex):
+        assert convert(t[1, 2]) == convert(values[1, 2])
+        assert type(convert(t[1, 2])) is convert
+        assert_raises_like(lambda: convert(values), lambda: convert(t))
+    assert bool(t[1:2, 2:3]) == bool(values[1:2, 2:3])
+    with lazy_min_elements(0):
+        x = tp.array(values[1, 2])  # a copy: no outside writer, so its results may wait
+        for convert in (float, int, bool):
+            pending = x * 2.0 + 1.0
+            assert pending._pending
+            assert convert(pending) == convert(values[1, 2] * 2.0 + 1.0)
+        pending = tp.array(values[:1, :1]) > 10.0
+        assert pending._pending and bool(pending) is bool(values[:1, :1] > 10.0)
+    assert_same(t.__getitem__((1, slice(None, None, -1))), values[1, ::-1])
+    t.__setitem__((0, 1), 4.5)
+    values[0, 1] = 4.5
+    assert_same(t, values)
+
+    # Element stores the fast path leaves: a number needing NumPy's conversion, a value
+    # that is no Python number, a read-only target, deletion.
+    small = tp.asarray(np.arange(4, dtype=np.int8))
+    small[1] = 2.9
+    small[2] = np.float32(-3.5)
+    assert_same(small, np.array([0, 2, -3, 3], np.int8))
+    assert_raises_like(lambda: np.arange(4, dtype=np.int8).__setitem__(0, 300),
+                       lambda: small.__setitem__(0, 300))
+    view = tp.broadcast_to(tp.asarray(np.arange(3.0)), (2, 3))
+    assert_raises_like(lambda: np.broadcast_to(np.arange(3.0), (2, 3)).__setitem__((0, 0), 1.0),
+                       lambda: view.__setitem__((0, 0), 1.0))
+
+    def delete(a):
+        del a[0]
+
+    assert_raises_like(lambda: delete(values), lambda: delete(t))
+    assert_raises_like(lambda: values.__delitem__(0), lambda: t.__delitem__(0))
+
+
+def test_getters_and_item_take_every_case(device):
+    # shape, dtype, ndim, size and T are the type's own getters, item() its own method: the
+    # same values, errors and writes as NumPy's, on views and on pending arrays too.
+    values = sample((2, 3), np.float64)
+    t = tp.array(values)
+    assert (t.shape, t.dtype, t.ndim, t.size) == (values.shape, values.dtype, values.ndim,
+                                                  values.size)
+    assert_same(t.T, values.T)
+    assert t.T.base is t and t.T.T.base is t
+    assert (t[0].shape, t[0, 0].shape, t[::-1, 1:].T.shape) == ((3,), (), (2, 2))
+    for args in [(), (4,), (1, 2), (-1,), ((0, 1),)]:
+        if args:
+            assert t.item(*args) == values.item(*args)
+    assert t[1, 1].item() == values[1, 1].item() and type(t[1, 1].item()) is float
+    assert type(tp.asarray(np.arange(3))[2].item()) is int
+    assert type(tp.asarray(np.array([True]))[0].item()) is bool
+    assert tp.asarray(np.array([1 + 2j]))[0].item() == 1 + 2j
+    with lazy_min_elements(0):
+        pending = tp.array(values[1, 2]) * 2.0
+        assert pending._pending and pending.item() == values[1, 2] * 2.0
+    for args in [(), (6,), (1, 2, 3), (1.5,)]:
+        assert_raises_like(lambda: values.item(*args), lambda: t.item(*args))
+
+    reshaped = values.copy()
+    reshaped.shape = (3, 2)
+    t.shape = (3, 2)
+    assert_same(t, reshaped)
+    assert_raises_like(lambda: setattr(reshaped, "shape", (4, 2)),
+                       lambda: setattr(t, "shape", (4, 2)))
+    assert_raises_like(lambda: setattr(reshaped.T, "shape", (6,)),
+                       lambda: setattr(t.T, "shape", (6,)))
+    assert_raises_like(lambda: delattr(reshaped, "shape"), lambda: delattr(t, "shape"))
+    for name in ("ndim", "size", "T"):
+        with pytest.raises(AttributeError):
+            setattr(reshaped, name, 1)
+        with pytest.raises(AttributeError):
+            setattr(t, name, 1)
+
+
 NUMBER_OPS = ["add", "subtract", "multiply", "true_divide", "floor_divide", "power", "maximum",
               "greater", "less_equal", "equal", "logical_and", "bitwise_or", "arctan2"]
 NUMBERS = [2.0, -0.0, float("nan"), float("inf"), 1e300, 3, 0, 127, 128, -1, 300, 2**70,
