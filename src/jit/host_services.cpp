@@ -4,10 +4,12 @@
 #include <complex>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "backend/cpu/cpu_backend.h"
 #include "jit/render_python_body.h"
 #include "tessera/creation.h"
 #include "tessera/errors.h"
@@ -124,6 +126,53 @@ Array lstsq_residuals(const Array& a, const Array& b, const Lstsq& r) {
   return b.ndim() == 1 ? sums.reshape(Dims{1}) : sums;
 }
 
+// The element (i, j) of a 1-d (j = 0) or 2-d operand.
+const char* element(const LinalgArray& a, long long i, long long j) {
+  return a.data + i * a.strides[0] + (a.ndim > 1 ? j * a.strides[1] : 0);
+}
+
+// np.linalg.solve(a, b) straight on the operands' memory, for the float and complex dtypes
+// LAPACK takes: a copied column-major, b copied into the result (a vector's column-major
+// layout is its C order; a matrix's is transposed back after), one gesv. The engine's solve
+// builds arrays, a batch layout, an info array and results on every call, which cost 7x
+// the factorization of a 4x4 system. Null when the general path takes the call: other
+// dtypes, empty operands.
+std::optional<int> solve_direct(DType t, const LinalgArray& a, const LinalgArray& b,
+                                LinalgArray& x) {
+  const bool lapack_dtype = t == DType::Float32 || t == DType::Float64 ||
+                            t == DType::Complex64 || t == DType::Complex128;
+  if (!lapack_dtype || a.ndim != 2 || a.shape[0] == 0 || b.shape[0] == 0) return std::nullopt;
+  if (b.ndim == 2 && b.shape[1] == 0) return std::nullopt;
+  const long long n = a.shape[0];
+  if (a.shape[1] != n) return kNotSquare;
+  if (b.shape[0] != n) return kIncompatible;
+  const size_t size = itemsize(t);
+  const long long columns = b.ndim == 2 ? b.shape[1] : 1;
+  std::vector<char> lu(static_cast<size_t>(n * n) * size);
+  for (long long j = 0; j < n; ++j) {
+    for (long long i = 0; i < n; ++i) std::memcpy(&lu[(i + j * n) * size], element(a, i, j), size);
+  }
+  std::vector<char> rhs(static_cast<size_t>(n * columns) * size);
+  for (long long j = 0; j < columns; ++j) {
+    for (long long i = 0; i < n; ++i) std::memcpy(&rhs[(i + j * n) * size], element(b, i, j), size);
+  }
+  if (cpu::solve_column_major(t, n, columns, lu.data(), rhs.data()) > 0) return kSingular;
+  x = LinalgArray{};
+  x.ndim = b.ndim;
+  x.shape[0] = n;
+  x.strides[0] = static_cast<long long>(size * columns);
+  x.shape[1] = columns;
+  x.strides[1] = static_cast<long long>(size);
+  x.data = static_cast<char*>(std::malloc(rhs.size()));
+  if (x.data == nullptr) throw std::bad_alloc();
+  for (long long i = 0; i < n; ++i) {
+    for (long long j = 0; j < columns; ++j) {
+      std::memcpy(x.data + (i * columns + j) * size, &rhs[(i + j * n) * size], size);
+    }
+  }
+  return 0;
+}
+
 std::vector<Array> compute(const std::string& op, double param, const std::vector<Array>& in) {
   const Array& a = in.at(0);
   const bool square = op == "solve" || op == "lu_factor" || op == "cholesky" ||
@@ -219,15 +268,18 @@ void matmul_service(const char* dtype, int ndim_a, const char* a, const long lon
 int linalg_service(const char* op, const char* dtype, double param, int inputs,
                    const LinalgArray* in, int outputs, LinalgArray* out) {
   const DType t = python_ir::dtype_named(dtype);
-  std::vector<Array> operands;
-  for (int i = 0; i < inputs; ++i) {
-    operands.push_back(memory_view(t, in[i].ndim, in[i].data, in[i].shape, in[i].strides));
-  }
   std::vector<Array> results;
   try {
     // Numba's cholesky reads only the lower triangle and checks nothing else.
     if (std::string_view(op) != "cholesky") {
       for (int i = 0; i < inputs; ++i) require_finite(in[i], t);
+    }
+    if (std::string_view(op) == "solve" && outputs == 1) {
+      if (const std::optional<int> code = solve_direct(t, in[0], in[1], out[0])) return *code;
+    }
+    std::vector<Array> operands;
+    for (int i = 0; i < inputs; ++i) {
+      operands.push_back(memory_view(t, in[i].ndim, in[i].data, in[i].shape, in[i].strides));
     }
     results = compute(op, param, operands);
   } catch (const Failure& f) {

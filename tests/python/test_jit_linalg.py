@@ -188,6 +188,14 @@ def test_solve_with_vector_and_matrix_right_hand_sides(dtype):
     ours, theirs = oracles(solve, dtype)
     for b in (matrix(4, dtype, 1, 3), matrix(4, dtype, 2, 3)[:, 1]):
         same(ours(a, b), theirs(a, b), dtype)
+    # Operands of any layout (the service copies them column-major), and empty systems
+    # (which take the engine's general path).
+    b = matrix(4, dtype, 1, 3)
+    for a_view, b_view in [(np.asfortranarray(a), b[:, ::-1]), (a[::-1, ::-1], b[::-1, 1]),
+                           (a.T, np.asfortranarray(b)), (a[:1, :1], b[:1, :2])]:
+        same(ours(a_view, b_view), theirs(a_view, b_view), dtype)
+    empty_a, empty_b = np.zeros((0, 0), dtype), np.zeros((0, 2), dtype)
+    same(ours(empty_a, empty_b), np.linalg.solve(empty_a, empty_b), dtype)
 
 
 def decompositions(a):
@@ -312,6 +320,8 @@ def test_a_singular_matrix():
     (inv, (np.array([[1.0, np.nan], [0.0, 1.0]]),), np.linalg.LinAlgError, "infs or NaNs"),
     (svd_values, (np.array([[np.inf, 1.0]]),), np.linalg.LinAlgError, "infs or NaNs"),
     (solve, (np.eye(2), np.ones(3)), np.linalg.LinAlgError, "Incompatible array sizes"),
+    (solve, (np.ones((2, 3)), np.ones(2)), np.linalg.LinAlgError, "must be square"),
+    (solve, (np.eye(2), np.array([1.0, np.inf])), np.linalg.LinAlgError, "infs or NaNs"),
     (cholesky, (-np.eye(2),), np.linalg.LinAlgError, "not positive definite"),
     (eigvals, (np.array([[0.0, -1.0], [1.0, 0.0]]),), ValueError, "domain change"),
 ])

@@ -29,6 +29,11 @@ void fft(const FftCall& call);
 void random(const RandomCall& call);
 void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info);
 void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info);
+// One system a x = b in host memory, in LAPACK's layout (column-major, leading dimension n;
+// a float or complex dtype), solved in place: x overwrites b, a's LU factors overwrite a.
+// Returns LAPACK's info (> 0: a is singular). For callers holding raw memory whose
+// matrices are too small for the batched path's set-up to pay, the jit's linalg service.
+int64_t solve_column_major(DType dtype, int64_t n, int64_t nrhs, void* a, void* b);
 void cholesky(const MatrixBatch& a, bool upper, const Array& info);
 void qr(const MatrixBatch& a, const Array& tau, const Array& info);
 void qr_q(const MatrixBatch& q, const Array& tau, int64_t reflectors, const Array& info);

@@ -348,6 +348,21 @@ void lu_factor(const MatrixBatch& a, const Array& pivots, const Array& info) {
 void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info) {
   visit_lapack_dtype(a.a.dtype(), [&](auto t) { solve_t<decltype(t)>(a, b, info); });
 }
+int64_t solve_column_major(DType dtype, int64_t n, int64_t nrhs, void* a, void* b) {
+  int64_t info = 0;
+  visit_lapack_dtype(dtype, [&](auto t) {
+    using T = decltype(t);
+    using Fn = void (*)(const I*, const I*, T*, const I*, I*, T*, const I*, I*);
+    static const Fn gesv = routine<T, Fn>("gesv");
+    constexpr int64_t kOnStack = 64;
+    I stack_pivots[kOnStack];
+    std::vector<I> heap_pivots(n > kOnStack ? n : 0);
+    const I ld = std::max<I>(n, 1);
+    gesv(&n, &nrhs, static_cast<T*>(a), &ld, n > kOnStack ? heap_pivots.data() : stack_pivots,
+         static_cast<T*>(b), &ld, &info);
+  });
+  return info;
+}
 void cholesky(const MatrixBatch& a, bool upper, const Array& info) {
   visit_lapack_dtype(a.a.dtype(), [&](auto t) { cholesky_t<decltype(t)>(a, upper, info); });
 }
