@@ -131,44 +131,78 @@ const char* element(const LinalgArray& a, long long i, long long j) {
   return a.data + i * a.strides[0] + (a.ndim > 1 ? j * a.strides[1] : 0);
 }
 
-// np.linalg.solve(a, b) straight on the operands' memory, for the float and complex dtypes
-// LAPACK takes: a copied column-major, b copied into the result (a vector's column-major
-// layout is its C order; a matrix's is transposed back after), one gesv. The engine's solve
+bool lapack_dtype(DType t) {
+  return t == DType::Float32 || t == DType::Float64 || t == DType::Complex64 ||
+         t == DType::Complex128;
+}
+
+// The rows x columns operand `a` (a 1-d one as a column) copied into LAPACK's layout.
+std::vector<char> column_major(const LinalgArray& a, long long rows, long long columns,
+                               size_t size) {
+  std::vector<char> m(static_cast<size_t>(rows * columns) * size);
+  for (long long j = 0; j < columns; ++j) {
+    for (long long i = 0; i < rows; ++i) std::memcpy(&m[(i + j * rows) * size], element(a, i, j), size);
+  }
+  return m;
+}
+
+// A column-major rows x columns matrix as a new malloc'd C-contiguous result of `ndim`
+// dimensions (1: a column), which the caller owns.
+LinalgArray c_order_result(const std::vector<char>& m, long long rows, long long columns,
+                           size_t size, int ndim) {
+  LinalgArray x{};
+  x.ndim = ndim;
+  x.shape[0] = rows;
+  x.strides[0] = static_cast<long long>(size) * columns;
+  x.shape[1] = columns;
+  x.strides[1] = static_cast<long long>(size);
+  x.data = static_cast<char*>(std::malloc(m.size()));
+  if (x.data == nullptr) throw std::bad_alloc();
+  for (long long i = 0; i < rows; ++i) {
+    for (long long j = 0; j < columns; ++j) {
+      std::memcpy(x.data + (i * columns + j) * size, &m[(i + j * rows) * size], size);
+    }
+  }
+  return x;
+}
+
+// np.linalg.solve(a, b) and the LU factors behind det/slogdet, straight on the operands'
+// memory for the float and complex dtypes LAPACK takes: the operands copied column-major,
+// one gesv or getrf, the results copied back in C order. The engine's batched linalg
 // builds arrays, a batch layout, an info array and results on every call, which cost 7x
 // the factorization of a 4x4 system. Null when the general path takes the call: other
 // dtypes, empty operands.
 std::optional<int> solve_direct(DType t, const LinalgArray& a, const LinalgArray& b,
                                 LinalgArray& x) {
-  const bool lapack_dtype = t == DType::Float32 || t == DType::Float64 ||
-                            t == DType::Complex64 || t == DType::Complex128;
-  if (!lapack_dtype || a.ndim != 2 || a.shape[0] == 0 || b.shape[0] == 0) return std::nullopt;
+  if (!lapack_dtype(t) || a.ndim != 2 || a.shape[0] == 0 || b.shape[0] == 0) return std::nullopt;
   if (b.ndim == 2 && b.shape[1] == 0) return std::nullopt;
   const long long n = a.shape[0];
   if (a.shape[1] != n) return kNotSquare;
   if (b.shape[0] != n) return kIncompatible;
   const size_t size = itemsize(t);
   const long long columns = b.ndim == 2 ? b.shape[1] : 1;
-  std::vector<char> lu(static_cast<size_t>(n * n) * size);
-  for (long long j = 0; j < n; ++j) {
-    for (long long i = 0; i < n; ++i) std::memcpy(&lu[(i + j * n) * size], element(a, i, j), size);
-  }
-  std::vector<char> rhs(static_cast<size_t>(n * columns) * size);
-  for (long long j = 0; j < columns; ++j) {
-    for (long long i = 0; i < n; ++i) std::memcpy(&rhs[(i + j * n) * size], element(b, i, j), size);
-  }
+  std::vector<char> lu = column_major(a, n, n, size);
+  std::vector<char> rhs = column_major(b, n, columns, size);
   if (cpu::solve_column_major(t, n, columns, lu.data(), rhs.data()) > 0) return kSingular;
-  x = LinalgArray{};
-  x.ndim = b.ndim;
-  x.shape[0] = n;
-  x.strides[0] = static_cast<long long>(size * columns);
-  x.shape[1] = columns;
-  x.strides[1] = static_cast<long long>(size);
-  x.data = static_cast<char*>(std::malloc(rhs.size()));
-  if (x.data == nullptr) throw std::bad_alloc();
-  for (long long i = 0; i < n; ++i) {
-    for (long long j = 0; j < columns; ++j) {
-      std::memcpy(x.data + (i * columns + j) * size, &rhs[(i + j * n) * size], size);
-    }
+  x = c_order_result(rhs, n, columns, size, b.ndim);
+  return 0;
+}
+
+std::optional<int> lu_factor_direct(DType t, const LinalgArray& a, LinalgArray* out) {
+  if (!lapack_dtype(t) || a.ndim != 2 || a.shape[0] == 0) return std::nullopt;
+  const long long n = a.shape[0];
+  if (a.shape[1] != n) return kNotSquare;
+  const size_t size = itemsize(t);
+  std::vector<char> lu = column_major(a, n, n, size);
+  std::vector<char> pivots(static_cast<size_t>(n) * sizeof(int64_t));
+  // A singular matrix has factors too (a zero on U's diagonal): det reads them.
+  cpu::lu_factor_column_major(t, n, lu.data(), reinterpret_cast<int64_t*>(pivots.data()));
+  out[0] = c_order_result(lu, n, n, size, 2);
+  try {
+    out[1] = c_order_result(pivots, n, 1, sizeof(int64_t), 1);
+  } catch (...) {
+    std::free(out[0].data);
+    throw;
   }
   return 0;
 }
@@ -276,6 +310,9 @@ int linalg_service(const char* op, const char* dtype, double param, int inputs,
     }
     if (std::string_view(op) == "solve" && outputs == 1) {
       if (const std::optional<int> code = solve_direct(t, in[0], in[1], out[0])) return *code;
+    }
+    if (std::string_view(op) == "lu_factor" && outputs == 2) {
+      if (const std::optional<int> code = lu_factor_direct(t, in[0], out)) return *code;
     }
     std::vector<Array> operands;
     for (int i = 0; i < inputs; ++i) {

@@ -34,6 +34,9 @@ void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info);
 // Returns LAPACK's info (> 0: a is singular). For callers holding raw memory whose
 // matrices are too small for the batched path's set-up to pay, the jit's linalg service.
 int64_t solve_column_major(DType dtype, int64_t n, int64_t nrhs, void* a, void* b);
+// Likewise the LU factors of one n x n matrix (LAPACK's getrf), in place, with its 1-based
+// pivots; info > 0 where U has a zero on its diagonal (a singular matrix).
+int64_t lu_factor_column_major(DType dtype, int64_t n, void* a, int64_t* pivots);
 void cholesky(const MatrixBatch& a, bool upper, const Array& info);
 void qr(const MatrixBatch& a, const Array& tau, const Array& info);
 void qr_q(const MatrixBatch& q, const Array& tau, int64_t reflectors, const Array& info);

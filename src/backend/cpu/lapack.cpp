@@ -363,6 +363,17 @@ int64_t solve_column_major(DType dtype, int64_t n, int64_t nrhs, void* a, void* 
   });
   return info;
 }
+int64_t lu_factor_column_major(DType dtype, int64_t n, void* a, int64_t* pivots) {
+  int64_t info = 0;
+  visit_lapack_dtype(dtype, [&](auto t) {
+    using T = decltype(t);
+    using Fn = void (*)(const I*, const I*, T*, const I*, I*, I*);
+    static const Fn getrf = routine<T, Fn>("getrf");
+    const I ld = std::max<I>(n, 1);
+    getrf(&n, &n, static_cast<T*>(a), &ld, pivots, &info);
+  });
+  return info;
+}
 void cholesky(const MatrixBatch& a, bool upper, const Array& info) {
   visit_lapack_dtype(a.a.dtype(), [&](auto t) { cholesky_t<decltype(t)>(a, upper, info); });
 }
