@@ -57,6 +57,10 @@ inline RaiseInfo raise_info(int code) {
     case 37: return {RaiseKind::Value, "histogram(): bins must increase monotonically"};
     case 38: return {RaiseKind::Value, "Percentiles must be in the range [0, 100]"};
     case 39: return {RaiseKind::Value, "Quantiles must be in the range [0, 1]"};
+    case 40: return {RaiseKind::Value, "Incompatible dimensions for cross product\n(dimension must be 2 or 3)"};
+    case 41: return {RaiseKind::Value, "Dimensions for both inputs must be 3: np.cross of 2-element vectors is not supported (Numba's cross2d computes it)"};
+    case 42: return {RaiseKind::Value, "'a' cannot be empty"};
+    case 43: return {RaiseKind::Value, "'v' cannot be empty"};
     default: return {RaiseKind::Unknown, "unknown exception code"};
   }
 }

@@ -184,6 +184,10 @@ enum class Raise : int {
   HistogramEdges = 37,          // ValueError: histogram(): bins must increase monotonically
   Percentiles = 38,             // ValueError: Percentiles must be in the range [0, 100]
   Quantiles = 39,               // ValueError: Quantiles must be in the range [0, 1]
+  CrossDimensions = 40,         // ValueError: incompatible dimensions for cross product
+  CrossOf2d = 41,               // ValueError: np.cross of 2-element vectors
+  ConvolveAEmpty = 42,          // ValueError: 'a' cannot be empty
+  ConvolveVEmpty = 43,          // ValueError: 'v' cannot be empty
 };
 
 #if !defined(__CUDACC__) && !defined(__CUDACC_RTC__)

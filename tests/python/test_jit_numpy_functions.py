@@ -4,8 +4,8 @@ np.ascontiguousarray, np.flip, np.fliplr, np.flipud, np.count_nonzero, np.nonzer
 np.flatnonzero, np.argwhere, np.where of one argument, np.searchsorted, np.bincount,
 np.isclose, np.allclose, np.round, np.around, the NaN-skipping reductions, np.interp,
 np.digitize, np.histogram, np.percentile, np.quantile, np.nanpercentile, np.nanquantile,
-a.fill, a.item), against numba.njit: values, dtypes, shapes, the Python types of numbers,
-and the errors."""
+np.kron, np.cross, np.convolve, np.correlate, a.fill, a.item), against numba.njit:
+values, dtypes, shapes, the Python types of numbers, and the errors."""
 
 import numpy as np
 import pytest
@@ -256,6 +256,22 @@ def spaced():
     return np.logspace(0.0, 2.0, 5), np.tri(3, 4, 1), np.tri(2)
 
 
+def kron(a, b):
+    return np.kron(a, b)
+
+
+def cross(a, b):
+    return np.cross(a, b)
+
+
+def convolve(a, v):
+    return np.convolve(a, v)
+
+
+def correlate(a, v):
+    return np.correlate(a, v)
+
+
 A = np.array([[1.0, 5.0, 3.0], [4.0, 0.0, 6.0]])
 V = np.array([3.0, 0.0, 1.5])
 SORTED = np.array([1.0, 2.0, 2.0, 3.0, np.nan])
@@ -317,6 +333,17 @@ CASES = [
     (rolled, (A,)), (rolled, (V[::-1],)), (rolled, (np.array([]),)), (repeated, (A[:, ::2],)),
     (taken, (A,)), (appended, (A, V)), (dot_of_vectors, (V, V[::-1])),
     (dot_of_vectors, (V.astype(np.complex128) * 1j, V + 0j)), (spaced, ()),
+    (kron, (A, A[::-1].copy())), (kron, (V, A)), (kron, (A, V)), (kron, (V, XS[:-1])),
+    (kron, (COUNTS, np.arange(3))), (kron, (np.asfortranarray(A) * 1j, A * 1j)),
+    (kron, (np.zeros((0, 2)), A)),
+    (cross, (V, XP)), (cross, (np.arange(9.0).reshape(3, 3), V)), (cross, (V, A[:, ::-1])),
+    (cross, (A[:1], np.arange(9.0).reshape(3, 3))), (cross, (COUNTS[:3], np.arange(3))),
+    (cross, (V * 1j, XP)),
+    (convolve, (V, XS[:-1])), (convolve, (XS[:-1], V)), (convolve, (COUNTS, np.arange(3))),
+    (convolve, (V * (1 + 2j), XS[:-1])), (convolve, (V[:1], XP)), (convolve, (XP[::-1], V)),
+    (correlate, (V, XS[:-1])), (correlate, (XS[:-1], V)), (correlate, (COUNTS, np.arange(7))),
+    (correlate, (V * (1 + 2j), XS[:-1])), (correlate, (XS[:-1], V * (2 - 1j))),
+    (correlate, (V * 1j, (V * (1 - 1j))[::-1])),
 ]
 
 
@@ -385,6 +412,11 @@ def test_beyond_numba_as_numpy():
     (histogram_edges, (DATA, np.array([1.0, 0.5])), "bins must increase monotonically"),
     (percentile, (DATA, 101.0), "Percentiles must be in the range"),
     (quantile, (DATA, np.array([0.5, -0.1])), "Quantiles must be in the range"),
+    (cross, (V, np.ones((2, 4))), "Incompatible dimensions for cross product"),
+    (cross, (V[:2], XP[:2]), "must be 3"),
+    (convolve, (V[:0], XP), "'a' cannot be empty"),
+    (convolve, (V, XP[:0]), "'v' cannot be empty"),
+    (correlate, (V[:0], XP), "'a' cannot be empty"),
 ])
 def test_value_errors_as_numba(function, args, message):
     if message is None:  # no error: Numba's result
@@ -404,7 +436,36 @@ def search_side(a):
     return np.searchsorted(a, 1.0, side="middle")
 
 
+def test_products_beyond_numba_as_numpy():
+    # Numba's np.kron takes only C- or F-ordered arrays, and fails on mixed dtypes: any
+    # layout, NumPy's values and dtypes.
+    np.testing.assert_array_equal(jit(kron)(A[:, ::-1], A.T), np.kron(A[:, ::-1], A.T))
+    got, want = jit(kron)(A, COUNTS * 1j), np.kron(A, COUNTS * 1j)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
+    # The products sum in order, as Numba's inner products of integers: long operands
+    # agree with NumPy within rounding (Numba's float sums are BLAS dot products).
+    rng = np.random.default_rng(5)
+    long, short = rng.standard_normal(300), rng.standard_normal(40)
+    np.testing.assert_allclose(jit(convolve)(short, long), np.convolve(short, long), rtol=1e-12,
+                               atol=1e-12)
+    np.testing.assert_allclose(jit(correlate)(long, short), np.correlate(long, short),
+                               rtol=1e-12, atol=1e-12)
+
+
+def three_d_kron(a):
+    return np.kron(a, a)
+
+
+def boolean_cross(a):
+    return np.cross(a, a)
+
+
 def test_what_the_compiler_refuses():
+    with pytest.raises(TypingError, match=r"np.kron\(\)'s a must be a 1-d or 2-d array"):
+        jit(three_d_kron)(np.zeros((2, 2, 2)))
+    with pytest.raises(TypingError, match=r"np.cross\(\) takes numbers, not booleans"):
+        jit(boolean_cross)(np.ones(3, bool))
     with pytest.raises(TypingError, match="one length at each depth"):
         jit(ragged)(1.0)
     with pytest.raises(TypingError, match="side must be 'left' or 'right'"):
