@@ -140,6 +140,12 @@ class PythonNumbers {
   bool int_ = false, float_ = false, complex_ = false;
 };
 
+// tessera._creation's general form of a creation function whose common call is bound here
+// (looked up each time: a static Python object would outlive the interpreter).
+nb::object creation_general(const char* name) {
+  return nb::module_::import_("tessera._creation").attr(name);
+}
+
 }  // namespace
 
 Array array_from_host(nb::handle obj, const char* api) {
@@ -220,6 +226,45 @@ void bind_creation(nb::module_& m) {
     return wrap(without_gil([&] { return full(s, v, dt, d, o, name); }));
   }, nb::arg("shape").none(), nb::arg("value"), nb::arg("dtype").none(), nb::arg("device").none(),
      nb::arg("order").none(), nb::arg("api"));
+  // array(list) of Python numbers, the common call, bound directly (a Python function in
+  // front of it cost as much as reading a short list); every other call is
+  // _creation.array_general's.
+  m.def("array", [](nb::handle obj) -> nb::object {
+    if (PyList_CheckExact(obj.ptr()) || PyTuple_CheckExact(obj.ptr())) {
+      if (PythonNumbers numbers; numbers.read(obj)) {
+        const Device d = to_device(nb::none(), "array");
+        Array host = numbers.array();
+        return wrap(d.is_cpu() ? std::move(host) : without_gil([&] { return host.to_device(d); }));
+      }
+    }
+    return creation_general("array_general")(obj);
+  }, nb::arg("obj").none(),
+     "A tessera array from `obj` (NumPy's array: dtype=, copy=, order=, ndmin=, and device=), "
+     "copied unless copy=None (copy=False forbids copying).");
+  m.def("array", [](nb::args args, nb::kwargs kwargs) {
+    return creation_general("array_general")(*args, **kwargs);
+  });
+  // arange(n), the common call, bound directly (a Python function in front of it cost as
+  // much as making a small range); every other call is _creation.arange_general's.
+  m.def("arange", [](nb::handle stop) -> nb::object {
+    if (PyLong_CheckExact(stop.ptr())) {
+      int overflow = 0;
+      const long long n = PyLong_AsLongLongAndOverflow(stop.ptr(), &overflow);
+      if (!overflow && n >= 0) {
+        const Device d = to_device(nb::none(), "arange");
+        const auto make = [&] {
+          return arange(n, Scalar(int64_t{0}), Scalar(int64_t{1}), DType::Int64, d);
+        };
+        return wrap(n >= (int64_t{1} << 15) || !d.is_cpu() ? without_gil(make) : make());
+      }
+    }
+    return creation_general("arange_general")(stop);
+  }, nb::arg("stop").none(),
+     "Evenly spaced values in [start, stop), with NumPy's length rule and values: "
+     "arange(stop), arange(start, stop[, step]), dtype= and device= as NumPy's and CuPy's.");
+  m.def("arange", [](nb::args args, nb::kwargs kwargs) {
+    return creation_general("arange_general")(*args, **kwargs);
+  });
   m.def("_arange", [](int64_t length, nb::handle first, nb::handle second, nb::handle dtype,
                       nb::handle device) {
     DType dt = to_dtype(dtype, DType::Int64, "arange");

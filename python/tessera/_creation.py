@@ -28,6 +28,7 @@ _PLAIN_PYTHON = frozenset({list, tuple, float, int, bool, complex})
 # A list or tuple of Python numbers becomes a new C-ordered array in these orders; C++
 # reads it directly (_from_python_numbers), or declines and NumPy reads it.
 _SEQUENCES = (list, tuple)
+_MISSING = object()  # array()'s `obj` not given
 _NEW_C_ORDERS = (None, "K", "A", "C", "k", "a", "c")
 
 
@@ -143,8 +144,12 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None):
     return _asarray(a, dtype, order, device, copy, "asarray")
 
 
-def array(obj, dtype=None, *, copy=True, order="K", ndmin=0, device=None):
-    """A tessera array from `obj`, copied unless copy=None (copy=False forbids copying)."""
+def array_general(obj=_MISSING, dtype=None, *, copy=True, order="K", ndmin=0, device=None):
+    """A tessera array from `obj`, copied unless copy=None (copy=False forbids copying):
+    every call of tessera.array but array(list of numbers), which _core.array makes
+    itself."""
+    if obj is _MISSING:
+        raise TypeError("[array] missing the required argument 'obj' (pos 0)")
     if type(obj) in _SEQUENCES and dtype is None and copy is not False and ndmin == 0 \
             and order in _NEW_C_ORDERS:
         out = _core._from_python_numbers(obj, device)
@@ -227,6 +232,8 @@ def fromfunction(function, shape, *, dtype=float, device=None, **kwargs):
 
 empty = _core.empty
 zeros = _core.zeros
+arange = _core.arange
+array = _core.array
 ones = _core.ones
 
 
@@ -307,12 +314,9 @@ def _arange_length(start, stop, step):
         raise ValueError("[arange] Maximum allowed size exceeded") from None
 
 
-def arange(start=None, stop=None, step=None, dtype=None, *, device=None):
-    """Evenly spaced values in [start, stop), with NumPy's length rule and values."""
-    if type(start) is int and stop is None and step is None and dtype is None \
-            and device is None and 0 <= start <= INT64_MAX:
-        # arange(n), the common call: NumPy's int64 range without the general path's checks.
-        return _core._arange(start, 0, 1, np.int64, None)
+def arange_general(start=None, stop=None, step=None, dtype=None, *, device=None):
+    """Evenly spaced values in [start, stop), with NumPy's length rule and values: every
+    call of tessera.arange but arange(n), which _core.arange makes itself."""
     if start is None and stop is None:
         raise TypeError("[arange] needs at least a stop value")
     if stop is None:

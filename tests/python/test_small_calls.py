@@ -174,6 +174,34 @@ def test_creation_signatures(device, name):
         assert_raises_like(lambda: getattr(np, name)(**bad), lambda: getattr(tp, name)(**bad))
 
 
+def test_arange_signatures(device):
+    # arange(n) is made in C++; every other call takes the general path: both NumPy's.
+    calls = [((5,), {}), ((0,), {}), ((-3,), {}), ((True,), {}), ((np.int64(4),), {}),
+             ((5.0,), {}), ((2, 9, 3), {}), ((1, 2, 0.25), {}), ((), dict(stop=4)),
+             ((3,), dict(dtype=np.float32)), ((9, 2, -2), {})]
+    for args, kwargs in calls:
+        got, want = tp.arange(*args, **kwargs), np.arange(*args, **kwargs)
+        assert_same(got, want)
+        assert got.device == device
+    for args in [(), ("a",), (2**70,), (1, 2, 0), (None,)]:
+        assert_raises_like(lambda: np.arange(*args), lambda: tp.arange(*args))
+
+
+def test_array_signatures(device):
+    # array(list of numbers) is made in C++; every other call takes the general path.
+    for args, kwargs in [(([1.0, 2.5],), {}), (((1, 2),), {}), (([[1, 2], [3, 4.5]],), {}),
+                         (([],), {}), ((5,), {}), ((np.arange(3),), {}),
+                         (([1, 2],), dict(dtype=np.float32)), (([1.0],), dict(ndmin=2)),
+                         ((), dict(obj=[1j, 2]))]:
+        np_kwargs = {("object" if k == "obj" else k): v for k, v in kwargs.items()}
+        got, want = tp.array(*args, **kwargs), np.array(*args, **np_kwargs)
+        assert_same(got, want)
+        assert got.device == device
+    assert_raises_like(lambda: np.array([[1], [2, 3]]), lambda: tp.array([[1], [2, 3]]))
+    with pytest.raises(TypeError, match=r"\[array\] missing the required argument"):
+        tp.array()
+
+
 def test_plain_keys(device):
     values = sample((4, 5), np.float64)
     t = tp.asarray(values)
