@@ -146,6 +146,14 @@ nb::object creation_general(const char* name) {
   return nb::module_::import_("tessera._creation").attr(name);
 }
 
+// The overload of `name` taking every call its common-call overload leaves, which
+// _creation's `general` answers.
+void def_general_form(nb::module_& m, const char* name, const char* general) {
+  m.def(name, [general](nb::args args, nb::kwargs kwargs) {
+    return creation_general(general)(*args, **kwargs);
+  });
+}
+
 }  // namespace
 
 Array array_from_host(nb::handle obj, const char* api) {
@@ -241,9 +249,7 @@ void bind_creation(nb::module_& m) {
   }, nb::arg("obj").none(),
      "A tessera array from `obj` (NumPy's array: dtype=, copy=, order=, ndmin=, and device=), "
      "copied unless copy=None (copy=False forbids copying).");
-  m.def("array", [](nb::args args, nb::kwargs kwargs) {
-    return creation_general("array_general")(*args, **kwargs);
-  });
+  def_general_form(m, "array", "array_general");
   // arange(n), the common call, bound directly (a Python function in front of it cost as
   // much as making a small range); every other call is _creation.arange_general's.
   m.def("arange", [](nb::handle stop) -> nb::object {
@@ -262,9 +268,7 @@ void bind_creation(nb::module_& m) {
   }, nb::arg("stop").none(),
      "Evenly spaced values in [start, stop), with NumPy's length rule and values: "
      "arange(stop), arange(start, stop[, step]), dtype= and device= as NumPy's and CuPy's.");
-  m.def("arange", [](nb::args args, nb::kwargs kwargs) {
-    return creation_general("arange_general")(*args, **kwargs);
-  });
+  def_general_form(m, "arange", "arange_general");
   m.def("_arange", [](int64_t length, nb::handle first, nb::handle second, nb::handle dtype,
                       nb::handle device) {
     DType dt = to_dtype(dtype, DType::Int64, "arange");
