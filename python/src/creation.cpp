@@ -140,6 +140,16 @@ class PythonNumbers {
   bool int_ = false, float_ = false, complex_ = false;
 };
 
+// A new array on `device` (None: the current one) of the Python numbers in the lists or
+// tuples `obj`; a null object where `obj` holds anything else.
+nb::object from_python_numbers(nb::handle obj, nb::handle device) {
+  PythonNumbers numbers;
+  if (!numbers.read(obj)) return {};
+  const Device d = to_device(device, "array");
+  Array host = numbers.array();
+  return wrap(d.is_cpu() ? std::move(host) : without_gil([&] { return host.to_device(d); }));
+}
+
 // tessera._creation's general form of a creation function whose common call is bound here
 // (looked up each time: a static Python object would outlive the interpreter).
 nb::object creation_general(const char* name) {
@@ -189,11 +199,8 @@ void bind_creation(nb::module_& m) {
     return wrap(without_gil([&] { return host.copy(o).to_device(d); }));
   }, nb::arg("obj"), nb::arg("device").none(), nb::arg("copy"), nb::arg("order").none());
   m.def("_from_python_numbers", [](nb::handle obj, nb::handle device) -> nb::object {
-    PythonNumbers numbers;
-    if (!numbers.read(obj)) return nb::none();
-    const Device d = to_device(device, "array");
-    Array host = numbers.array();
-    return wrap(d.is_cpu() ? std::move(host) : without_gil([&] { return host.to_device(d); }));
+    nb::object out = from_python_numbers(obj, device);
+    return out.is_valid() ? out : nb::none();
   }, nb::arg("obj"), nb::arg("device").none());
   // empty, zeros and ones with NumPy's signatures, bound directly: a Python function in
   // front of them cost as much as making a small array.
@@ -239,11 +246,7 @@ void bind_creation(nb::module_& m) {
   // _creation.array_general's.
   m.def("array", [](nb::handle obj) -> nb::object {
     if (PyList_CheckExact(obj.ptr()) || PyTuple_CheckExact(obj.ptr())) {
-      if (PythonNumbers numbers; numbers.read(obj)) {
-        const Device d = to_device(nb::none(), "array");
-        Array host = numbers.array();
-        return wrap(d.is_cpu() ? std::move(host) : without_gil([&] { return host.to_device(d); }));
-      }
+      if (nb::object out = from_python_numbers(obj, nb::none()); out.is_valid()) return out;
     }
     return creation_general("array_general")(obj);
   }, nb::arg("obj").none(),

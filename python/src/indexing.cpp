@@ -158,6 +158,19 @@ bool plain_basic_key(nb::handle key, std::vector<IndexItem>& items) {
   return true;
 }
 
+bool store_exact_element(const Array& a, const std::vector<IndexItem>& items, nb::handle value) {
+  if (static_cast<int>(items.size()) != a.ndim()) return false;
+  for (const IndexItem& item : items) {
+    if (item.kind != IndexItem::Integer) return false;
+  }
+  Array target = a.index(items);
+  if (!target.writeable()) return false;
+  std::optional<Scalar> v = exact_python_scalar(value, target.dtype());
+  if (!v) return false;
+  target.fill(*v);
+  return true;
+}
+
 namespace {
 
 bool is_basic(const std::vector<KeyItem>& key) {
@@ -254,20 +267,12 @@ void bind_indexing(nb::class_<NdArray>& cls) {
       return;
     }
     if (!parsed.empty()) items = basic_items(parsed);
+    if (store_exact_element(a, items, value)) return;
     const bool element =
         static_cast<int>(items.size()) == a.ndim() &&
         std::all_of(items.begin(), items.end(),
                     [](const IndexItem& i) { return i.kind == IndexItem::Integer; });
     Array target = a.index(items);
-    if (element && target.writeable()) {
-      // `t[i] = 1.0`: a Python number stored as the element's dtype holds it, without a
-      // NumPy conversion and a copy (values NumPy would warn about, and read-only targets,
-      // take the general path).
-      if (std::optional<Scalar> v = exact_python_scalar(value, target.dtype())) {
-        target.fill(*v);
-        return;
-      }
-    }
     // `a[1:-1] = expr` with a temporary pending expression (no other reference to it can
     // read it later): computed straight into the target.
     if (Py_REFCNT(value.ptr()) == 1 && is_ndarray(value) &&

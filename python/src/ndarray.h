@@ -77,6 +77,11 @@ auto without_gil_if(bool release, F&& f) {
 // (t[1], t[1:-1, ::2]: the keys of users' loops); false when some part needs the general
 // parse.
 bool plain_basic_key(nb::handle key, std::vector<IndexItem>& items);
+// `a[items] = value` when `items` are an integer for each dimension and `value` a Python
+// number the element's dtype holds exactly (`t[i] = 1.0`, without a NumPy conversion and a
+// copy): stored, and true. False, with nothing stored, for everything else (values NumPy
+// would warn about and read-only targets too), which the general assignment takes.
+bool store_exact_element(const Array& a, const std::vector<IndexItem>& items, nb::handle value);
 
 // tessera.ndarray's protocol slots for indexing, len(), float(), int() and bool(), given to
 // the type when it is made (ndarray_slots.cpp); find_slot_fallbacks, once every method is

@@ -53,24 +53,12 @@ PyObject* subscript(PyObject* self, PyObject* key) noexcept {
   return call_general(general_getitem, args, 2);
 }
 
-// `t[i, j] = 1.0`: integers for every dimension and a Python number the element's dtype
-// holds exactly (the general method's first case, without its parse).
+// `t[i, j] = 1.0` (store_exact_element) with a plain key: the general method's first case,
+// without its nanobind call.
 bool store_element(PyObject* self, PyObject* key, PyObject* value) {
   NdArray* s = as_ndarray(self);
-  if (!s) return false;
   std::vector<IndexItem> items;
-  if (!plain_basic_key(key, items) || static_cast<int>(items.size()) != s->array.ndim()) {
-    return false;
-  }
-  for (const IndexItem& item : items) {
-    if (item.kind != IndexItem::Integer) return false;
-  }
-  Array target = s->array.index(items);
-  if (!target.writeable()) return false;
-  std::optional<Scalar> v = exact_python_scalar(value, target.dtype());
-  if (!v) return false;
-  target.fill(*v);
-  return true;
+  return s && plain_basic_key(key, items) && store_exact_element(s->array, items, value);
 }
 
 int ass_subscript(PyObject* self, PyObject* key, PyObject* value) noexcept {
@@ -122,23 +110,22 @@ PyObject* element_number(PyObject* self, const char* kinds, bool any_ndim) noexc
   }
 }
 
-PyObject* to_float(PyObject* self) noexcept {
-  if (PyObject* v = element_number(self, "biuf", false)) {
-    PyObject* result = PyNumber_Float(v);
+// float(a) and int(a): `convert` of the element, or the general method.
+PyObject* to_number(PyObject* self, const char* kinds, PyObject* (*convert)(PyObject*),
+                    PyObject* general) noexcept {
+  if (PyObject* v = element_number(self, kinds, false)) {
+    PyObject* result = convert(v);
     Py_DECREF(v);
     return result;
   }
-  return call_general(general_float, &self, 1);
+  return call_general(general, &self, 1);
 }
 
-PyObject* to_int(PyObject* self) noexcept {
-  if (PyObject* v = element_number(self, "biu", false)) {
-    PyObject* result = PyNumber_Long(v);
-    Py_DECREF(v);
-    return result;
-  }
-  return call_general(general_int, &self, 1);
+PyObject* to_float(PyObject* self) noexcept {
+  return to_number(self, "biuf", PyNumber_Float, general_float);
 }
+
+PyObject* to_int(PyObject* self) noexcept { return to_number(self, "biu", PyNumber_Long, general_int); }
 
 int to_bool(PyObject* self) noexcept {
   PyObject* v = element_number(self, "biufc", true);

@@ -146,18 +146,24 @@ std::vector<char> column_major(const LinalgArray& a, long long rows, long long c
   return m;
 }
 
-// A column-major rows x columns matrix as a new malloc'd C-contiguous result of `ndim`
-// dimensions (1: a column), which the caller owns.
-LinalgArray c_order_result(const std::vector<char>& m, long long rows, long long columns,
-                           size_t size, int ndim) {
+// A new malloc'd C-contiguous rows x columns result of `ndim` dimensions (1: a column),
+// which the caller owns.
+LinalgArray new_result(long long rows, long long columns, size_t size, int ndim) {
   LinalgArray x{};
   x.ndim = ndim;
   x.shape[0] = rows;
   x.strides[0] = static_cast<long long>(size) * columns;
   x.shape[1] = columns;
   x.strides[1] = static_cast<long long>(size);
-  x.data = static_cast<char*>(std::malloc(m.size()));
+  x.data = static_cast<char*>(std::malloc(static_cast<size_t>(rows * columns) * size));
   if (x.data == nullptr) throw std::bad_alloc();
+  return x;
+}
+
+// A column-major rows x columns matrix as a new result (new_result).
+LinalgArray c_order_result(const std::vector<char>& m, long long rows, long long columns,
+                           size_t size, int ndim) {
+  LinalgArray x = new_result(rows, columns, size, ndim);
   for (long long i = 0; i < rows; ++i) {
     for (long long j = 0; j < columns; ++j) {
       std::memcpy(x.data + (i * columns + j) * size, &m[(i + j * rows) * size], size);
@@ -194,16 +200,16 @@ std::optional<int> lu_factor_direct(DType t, const LinalgArray& a, LinalgArray* 
   if (a.shape[1] != n) return kNotSquare;
   const size_t size = itemsize(t);
   std::vector<char> lu = column_major(a, n, n, size);
-  std::vector<char> pivots(static_cast<size_t>(n) * sizeof(int64_t));
+  const LinalgArray pivots = new_result(n, 1, sizeof(int64_t), 1);
   // A singular matrix has factors too (a zero on U's diagonal): det reads them.
-  cpu::lu_factor_column_major(t, n, lu.data(), reinterpret_cast<int64_t*>(pivots.data()));
-  out[0] = c_order_result(lu, n, n, size, 2);
+  cpu::lu_factor_column_major(t, n, lu.data(), reinterpret_cast<int64_t*>(pivots.data));
   try {
-    out[1] = c_order_result(pivots, n, 1, sizeof(int64_t), 1);
+    out[0] = c_order_result(lu, n, n, size, 2);
   } catch (...) {
-    std::free(out[0].data);
+    std::free(pivots.data);
     throw;
   }
+  out[1] = pivots;
   return 0;
 }
 

@@ -76,24 +76,38 @@ I workspace_size(T w) {
   return std::max<I>(1, static_cast<I>(std::real(w)));
 }
 
+// LU factors of one rows x cols matrix in place (getrf), with its 1-based pivots.
 template <typename T>
-void lu_factor_t(const MatrixBatch& a, const Array& pivots, const Array& info) {
+void getrf_one(I rows, I cols, T* a, I ld, I* pivots, I* info) {
   using Fn = void (*)(const I*, const I*, T*, const I*, I*, I*);
   static const Fn getrf = routine<T, Fn>("getrf");
+  getrf(&rows, &cols, a, &ld, pivots, info);
+}
+
+// One system a x = b solved in place (gesv): x overwrites b, the LU factors a. The pivots
+// of the usual small orders live on the stack.
+template <typename T>
+void gesv_one(I n, I nrhs, T* a, I lda, T* b, I ldb, I* info) {
+  using Fn = void (*)(const I*, const I*, T*, const I*, I*, T*, const I*, I*);
+  static const Fn gesv = routine<T, Fn>("gesv");
+  constexpr I kOnStack = 64;
+  I stack_pivots[kOnStack];
+  std::vector<I> heap_pivots(n > kOnStack ? n : 0);
+  gesv(&n, &nrhs, a, &lda, n > kOnStack ? heap_pivots.data() : stack_pivots, b, &ldb, info);
+}
+
+template <typename T>
+void lu_factor_t(const MatrixBatch& a, const Array& pivots, const Array& info) {
   const int64_t k = std::min(a.rows, a.cols);
   for_each_matrix(a.batch, a.rows, [&](int64_t i) {
-    getrf(&a.rows, &a.cols, matrix<T>(a, i), &a.ld, row<I>(pivots, i, k), info_of(info, i));
+    getrf_one<T>(a.rows, a.cols, matrix<T>(a, i), a.ld, row<I>(pivots, i, k), info_of(info, i));
   });
 }
 
 template <typename T>
 void solve_t(const MatrixBatch& a, const MatrixBatch& b, const Array& info) {
-  using Fn = void (*)(const I*, const I*, T*, const I*, I*, T*, const I*, I*);
-  static const Fn gesv = routine<T, Fn>("gesv");
   for_each_matrix(a.batch, a.rows, [&](int64_t i) {
-    std::vector<I> pivots(std::max<int64_t>(a.rows, 1));
-    gesv(&a.rows, &b.cols, matrix<T>(a, i), &a.ld, pivots.data(), matrix<T>(b, i), &b.ld,
-         info_of(info, i));
+    gesv_one<T>(a.rows, b.cols, matrix<T>(a, i), a.ld, matrix<T>(b, i), b.ld, info_of(info, i));
   });
 }
 
@@ -350,16 +364,10 @@ void solve(const MatrixBatch& a, const MatrixBatch& b, const Array& info) {
 }
 int64_t solve_column_major(DType dtype, int64_t n, int64_t nrhs, void* a, void* b) {
   int64_t info = 0;
+  const I ld = std::max<I>(n, 1);
   visit_lapack_dtype(dtype, [&](auto t) {
     using T = decltype(t);
-    using Fn = void (*)(const I*, const I*, T*, const I*, I*, T*, const I*, I*);
-    static const Fn gesv = routine<T, Fn>("gesv");
-    constexpr int64_t kOnStack = 64;
-    I stack_pivots[kOnStack];
-    std::vector<I> heap_pivots(n > kOnStack ? n : 0);
-    const I ld = std::max<I>(n, 1);
-    gesv(&n, &nrhs, static_cast<T*>(a), &ld, n > kOnStack ? heap_pivots.data() : stack_pivots,
-         static_cast<T*>(b), &ld, &info);
+    gesv_one<T>(n, nrhs, static_cast<T*>(a), ld, static_cast<T*>(b), ld, &info);
   });
   return info;
 }
@@ -367,10 +375,7 @@ int64_t lu_factor_column_major(DType dtype, int64_t n, void* a, int64_t* pivots)
   int64_t info = 0;
   visit_lapack_dtype(dtype, [&](auto t) {
     using T = decltype(t);
-    using Fn = void (*)(const I*, const I*, T*, const I*, I*, I*);
-    static const Fn getrf = routine<T, Fn>("getrf");
-    const I ld = std::max<I>(n, 1);
-    getrf(&n, &n, static_cast<T*>(a), &ld, pivots, &info);
+    getrf_one<T>(n, n, static_cast<T*>(a), std::max<I>(n, 1), pivots, &info);
   });
   return info;
 }
