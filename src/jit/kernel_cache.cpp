@@ -3,6 +3,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -215,6 +216,35 @@ std::optional<std::string> file_sha256(const fs::path& path) {
   return hash.hex_digest();
 }
 
+// Held while an entry is built, so that the processes sharing a cache directory (pytest's
+// or Dask's workers, starting together) build each entry once: the others wait, then find
+// it built. An advisory lock (flock) on an empty file per entry under locks/, released when
+// its holder closes it or dies. The files are never removed: removing one that another
+// process has opened would let two builders in. Best effort: where the file cannot be made,
+// processes build side by side, and correctness never rests on the lock (entries are renamed
+// into place whole and verified on load). Locks are taken one entry inside another only
+// along the builds' own dependencies (a module's precompiled header), so none waits in a
+// circle.
+class BuildLock {
+ public:
+  BuildLock(const fs::path& dir, std::string_view digest) {
+    const fs::path locks = dir / "locks";
+    if (mkdir(locks.c_str(), 0700) != 0 && errno != EEXIST) return;
+    fd_ = open((locks / std::string(digest)).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    while (fd_ >= 0 && flock(fd_, LOCK_EX) != 0) {
+      if (errno != EINTR) break;  // no locks here (ENOLCK): build unlocked
+    }
+  }
+  BuildLock(const BuildLock&) = delete;
+  BuildLock& operator=(const BuildLock&) = delete;
+  ~BuildLock() {
+    if (fd_ >= 0) close(fd_);
+  }
+
+ private:
+  int fd_ = -1;
+};
+
 // --- the in-memory cache --------------------------------------------------------------------
 
 // One per key, locked while the key is built so that concurrent callers build it once.
@@ -289,6 +319,11 @@ std::string cached_bytes(const CacheKey& key, const std::function<std::string()>
   } catch (const std::exception&) {
   }
   std::optional<std::string> bytes = path ? load_record(*path, digest) : std::nullopt;
+  std::optional<BuildLock> building;
+  if (!bytes && path) {
+    building.emplace(path->parent_path(), digest);
+    bytes = load_record(*path, digest);  // built by the process that held the lock
+  }
   if (!bytes) {
     bytes = build();
     if (path) {
@@ -314,12 +349,17 @@ fs::path cached_file(const CacheKey& key, std::string_view extension,
   if (slot->ready) return path;
   fs::path sidecar = path;
   sidecar += ".sha256";
-  std::optional<std::string> record = read_whole(sidecar);
-  std::optional<std::string> checksum = record ? file_sha256(path) : std::nullopt;
-  if (!checksum || *record != header(digest, *checksum)) {
+  const auto verified = [&] {
+    const std::optional<std::string> record = read_whole(sidecar);
+    const std::optional<std::string> checksum = record ? file_sha256(path) : std::nullopt;
+    return checksum && *record == header(digest, *checksum);
+  };
+  std::optional<BuildLock> building;
+  if (!verified()) building.emplace(dir, digest);
+  if (building && !verified()) {  // nor built by the process that held the lock
     TempFile temp{temp_path(dir, digest, extension)};
     build(temp.path);
-    checksum = file_sha256(temp.path);
+    const std::optional<std::string> checksum = file_sha256(temp.path);
     if (!checksum) {
       throw std::runtime_error("[kernel_cache] the build step did not write " + temp.path.string());
     }

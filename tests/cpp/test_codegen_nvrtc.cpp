@@ -31,23 +31,24 @@ const Dims kShape{4, 8};
 
 Array host_array(DType dtype) { return Array::empty(kShape, dtype, Device::cpu()); }
 
-// The walks every plan is rendered with: up to 4 axes (written out) and up to kMaxDims (a
-// loop), each with the walk along one axis and both index widths, chosen at run time. The
-// kernel for one axis holds that one-axis walk and the packed walk (wide loads), whose text
-// differs between plans only in the packs' types: PackedWalksCompileAndAssemble renders it
-// for every dtype and pack width, and the sweeps leave it out to halve their time.
-const int kAxes[] = {4, kMaxDims};
+// The walks a plan is rendered with: up to 4 axes (written out) and up to kMaxDims (a loop),
+// each with the walk along one axis and both index widths, chosen at run time. The walks'
+// text is the same for every op and dtype but for the element function it calls and the
+// number of operands, so a sweep renders the loop over kMaxDims axes for the first loop of
+// each op (every operand count) and the written-out walk for every loop. The kernel for one
+// axis holds that one-axis walk and the packed walk (wide loads), whose text differs between
+// plans only in the packs' types: PackedWalksCompileAndAssemble renders it for every dtype
+// and pack width, and the sweeps leave it out.
+constexpr int kWrittenOutAxes = 4;
 
 class Program {
  public:
-  // Rendered for every walk of kAxes, or only the first (`every_walk` false: a variant whose
-  // walks are the same text as another's, such as a constant in place of an array).
-  void add(const expr::Node& root, std::span<const Array> outs, bool every_walk = true) {
+  // Rendered for the walk along up to 4 axes, and with `all_axes` for the one along up to
+  // kMaxDims too.
+  void add(const expr::Node& root, std::span<const Array> outs, bool all_axes = false) {
     const expr::KernelPlan plan = expr::lower(root, outs);
-    for (const int axes : kAxes) {
-      add_walk(plan, axes);
-      if (!every_walk) break;
-    }
+    add_walk(plan, kWrittenOutAxes);
+    if (all_axes) add_walk(plan, kMaxDims);
   }
 
   void add_walk(const expr::KernelPlan& plan, int axes) {
@@ -96,8 +97,8 @@ TEST_P(CodegenNvrtcUfuncs, EveryLoopCompilesAndAssembles) {
                                     ? expr::constant(Scalar(int64_t{1}).cast(sig.in[k]))
                                     : arrays.back());
       }
-      program.add(*expr::op(op, loop, 0, arrays), outs);
-      if (info.nin > 1) program.add(*expr::op(op, loop, 0, with_constant), outs, false);
+      program.add(*expr::op(op, loop, 0, arrays), outs, /*all_axes=*/loop == 0);
+      if (info.nin > 1) program.add(*expr::op(op, loop, 0, with_constant), outs);
     }
     program.check(std::string(info.name));
     EXPECT_GT(program.kernels(), 0) << info.name;
@@ -163,7 +164,8 @@ TEST_F(CodegenNvrtc, FewTermProductCompilesAndAssembles) {
     const Array out = host_array(d);
     const int64_t steps[2] = {itemsize(d), 8 * itemsize(d)};
     for (int terms = 1; terms <= expr::kMaxDotTerms; ++terms) {
-      program.add(*expr::dot(host_array(d), host_array(d), terms, steps), std::span(&out, 1));
+      program.add(*expr::dot(host_array(d), host_array(d), terms, steps), std::span(&out, 1),
+                  /*all_axes=*/terms == 1);
     }
   }
   program.check("dot");
@@ -172,37 +174,40 @@ TEST_F(CodegenNvrtc, FewTermProductCompilesAndAssembles) {
 // The folds (render_fold.h) over every dtype their kinds take: reorderable and ordered
 // reductions with each loop of add, maximum and subtract whose first input is the
 // accumulator's dtype (ldexp's mixed one too), argmax and argmin, scans. The walks, the
-// same text for every op, are rendered for 4 and for all axes with add's loops; the ops'
-// functors themselves compiled above.
+// same text for every op, are rendered for 4 axes, and for all axes with add's first loop
+// and an argmax (as in the sweeps above); the ops' functors themselves compiled above.
 TEST_F(CodegenNvrtc, FoldsCompileAndAssemble) {
   std::string source = cuda::render_fold_prologue();
   int kernels = 0;
-  const auto add = [&](const expr::Node& root, const Array& out, const cuda::FoldSpec& spec) {
+  const auto add = [&](const expr::Node& root, const Array& out, const cuda::FoldSpec& spec,
+                       bool all_axes = false) {
     const expr::KernelPlan plan = expr::lower(root, std::span(&out, 1));
-    for (const int axes : kAxes) {
-      source += cuda::render_fold_kernel(plan, axes, spec, "f" + std::to_string(kernels++));
-      if (spec.op != Ufunc::Add) break;
+    source += cuda::render_fold_kernel(plan, kWrittenOutAxes, spec, "f" + std::to_string(kernels++));
+    if (all_axes) {
+      source += cuda::render_fold_kernel(plan, kMaxDims, spec, "f" + std::to_string(kernels++));
     }
   };
   for (const Ufunc op : {Ufunc::Add, Ufunc::Maximum, Ufunc::Subtract, Ufunc::Ldexp}) {
     const auto& loops = ufunc_info(op).loops;
+    bool all_axes = op == Ufunc::Add;  // for the first loop of add's that is folded
     for (int loop = 0; loop < static_cast<int>(loops.size()); ++loop) {
       const LoopSignature& sig = loops[loop];
       if (sig.in[0] != sig.out[0]) continue;
       const Array acc = host_array(sig.out[0]);
       const auto values = expr::input(host_array(sig.in[1]), sig.in[1]);
       if (sig.in[1] == sig.in[0]) {
-        add(*values, acc, {cuda::FoldKind::Reduce, op, loop});
-        add(*values, acc, {cuda::FoldKind::Scan, op, loop});
+        add(*values, acc, {cuda::FoldKind::Reduce, op, loop}, all_axes);
+        add(*values, acc, {cuda::FoldKind::Scan, op, loop}, all_axes);
       }
-      add(*values, acc, {cuda::FoldKind::OrderedReduce, op, loop});
+      add(*values, acc, {cuda::FoldKind::OrderedReduce, op, loop}, all_axes);
+      all_axes = false;
     }
   }
   const Array index = host_array(DType::Int64);
   for (int d = 0; d < kNumDTypes; ++d) {
     const DType dtype = static_cast<DType>(d);
     const auto values = expr::input(host_array(dtype), dtype);
-    add(*values, index, {cuda::FoldKind::ArgMax});
+    add(*values, index, {cuda::FoldKind::ArgMax}, /*all_axes=*/d == 0);
     add(*values, index, {cuda::FoldKind::ArgMin});
   }
   expect_compiles(source, "folds");

@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -58,11 +61,13 @@ class KernelCacheTest : public ::testing::Test {
     fs::remove_all(scratch_);
   }
 
-  // The cache's files, by name.
+  // The cache's files, by name (not locks/, the build locks' directory).
   std::set<std::string> files() const {
     std::set<std::string> names;
     if (!fs::exists(dir_)) return names;
-    for (const auto& entry : fs::directory_iterator(dir_)) names.insert(entry.path().filename());
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      if (!entry.is_directory()) names.insert(entry.path().filename());
+    }
     return names;
   }
 
@@ -292,6 +297,41 @@ TEST_F(KernelCacheTest, ConcurrentCallersBuildOnce) {
   for (auto& thread : threads) thread.join();
   EXPECT_EQ(calls.load(), 1);
   for (const auto& result : results) EXPECT_EQ(result, "built once");
+}
+
+// Two processes wanting one entry at once (pytest's workers): one builds it, the other waits
+// for it and loads it. Each build appends a line to a log shared by both.
+TEST_F(KernelCacheTest, ProcessesSharingTheDirectoryBuildOnce) {
+  const fs::path log = scratch_ / "builds.log";
+  int ready[2];
+  ASSERT_EQ(pipe(ready), 0);
+  const auto build = [&](const std::string& who) {
+    return [&, who](const fs::path& path) {
+      std::ofstream(log, std::ios::app) << who << "\n";
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      write_file(path, "module");
+    };
+  };
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    close(ready[0]);
+    const char byte = 1;
+    const bool written = write(ready[1], &byte, 1) == 1;
+    const fs::path file = cached_file({"test-so", {"shared"}}, ".so", build("child"));
+    _exit(written && read_file(file) == "module" ? 0 : 1);
+  }
+  close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(read(ready[0], &byte, 1), 1);  // both ask for the entry at about the same time
+  close(ready[0]);
+  const fs::path file = cached_file({"test-so", {"shared"}}, ".so", build("parent"));
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_EQ(read_file(file), "module");
+  const std::string builds = read_file(log);
+  EXPECT_EQ(std::count(builds.begin(), builds.end(), '\n'), 1) << builds;
 }
 
 TEST_F(KernelCacheTest, ConcurrentWritersLeaveValidFiles) {
