@@ -33,7 +33,8 @@ ORACLE_ENV := NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL AVX512_SPR"
 # The C++ tests run beside the suite's CPU run, their report printed after it: they are
 # mostly NVRTC and ptxas runs, which keep a core busy, while the CPU run leaves about a third
 # of the two cores idle (132% of one core over its 10 minutes, measured): side by side the
-# two took 11.8 minutes on 2 cores, one after the other about 15.
+# two took 11.8 minutes on 2 cores with warm kernel caches (one after the other about 15),
+# 14.1 from a fresh clone.
 CTEST_LOG := $(BUILD_DIR)/ctest.log
 
 test: build
